@@ -1,0 +1,226 @@
+package mintlify
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Sentinel errors, for use with errors.Is. Every *APIError matches exactly one
+// of them by its status code; ErrInvalidInput and ErrOutcomeUnknown come from
+// the client itself.
+var (
+	// ErrInvalidInput reports input the API would reject, caught before any
+	// request is sent.
+	ErrInvalidInput = errors.New("mintlify: invalid input")
+	// ErrBadRequest matches a 4xx answer that no other sentinel covers (400,
+	// 405, 409, 413, 422, ...).
+	ErrBadRequest = errors.New("mintlify: bad request")
+	// ErrUnauthorized matches 401: the key is missing, malformed or unknown.
+	ErrUnauthorized = errors.New("mintlify: unauthorized")
+	// ErrForbidden matches 403: the key does not give access to the project.
+	ErrForbidden = errors.New("mintlify: forbidden")
+	// ErrNotFound matches 404.
+	ErrNotFound = errors.New("mintlify: not found")
+	// ErrRateLimited matches 429. The *APIError's RetryAfter says how long
+	// the server asked to wait.
+	ErrRateLimited = errors.New("mintlify: rate limited")
+	// ErrServer matches any 5xx answer.
+	ErrServer = errors.New("mintlify: server error")
+	// ErrOutcomeUnknown reports a CreateJob or SendMessage whose request
+	// reached the server but whose answer was lost (a reset connection, a
+	// timeout, a truncated body). The server may or may not have acted, so the
+	// SDK never retries it by itself: a blind retry could start a second job.
+	ErrOutcomeUnknown = errors.New("mintlify: outcome unknown, the server may have acted")
+)
+
+// APIError is the error for every answer outside 2xx. Use errors.Is with the
+// sentinels for the class of failure and errors.As for the fields.
+type APIError struct {
+	StatusCode int
+	Message    string        // the body's "error", or a snippet of a non-JSON body
+	Details    []string      // the body's details[].message
+	RetryAfter time.Duration // from Retry-After, 0 if absent
+	RequestID  string        // from a request-id header, if any
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mintlify: HTTP %d", e.StatusCode)
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if len(e.Details) > 0 {
+		b.WriteString(" (")
+		b.WriteString(strings.Join(e.Details, "; "))
+		b.WriteString(")")
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, ", retry after %s", e.RetryAfter)
+	}
+	if e.RequestID != "" {
+		b.WriteString(", request ID ")
+		b.WriteString(e.RequestID)
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrNotFound) and its siblings work by status class.
+func (e *APIError) Is(target error) bool {
+	return target != nil && target == sentinelFor(e.StatusCode)
+}
+
+func sentinelFor(status int) error {
+	switch {
+	case status == http.StatusUnauthorized:
+		return ErrUnauthorized
+	case status == http.StatusForbidden:
+		return ErrForbidden
+	case status == http.StatusNotFound:
+		return ErrNotFound
+	case status == http.StatusTooManyRequests:
+		return ErrRateLimited
+	case status >= 500 && status <= 599:
+		return ErrServer
+	case status >= 400 && status <= 499:
+		return ErrBadRequest
+	}
+	return nil
+}
+
+// invalidf builds an ErrInvalidInput error. Callers must never pass the key.
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidInput}, args...)...)
+}
+
+const (
+	maxErrorBody   = 64 << 10 // read at most this much of an error body
+	maxSnippetRune = 200      // keep at most this much of a non-JSON body
+)
+
+// newAPIError reads (a bounded part of) resp's body. The key is scrubbed from
+// everything kept, because some proxies echo request headers in error pages.
+func newAPIError(resp *http.Response, key string) *APIError {
+	e := &APIError{
+		StatusCode: resp.StatusCode,
+		RequestID:  requestID(resp.Header),
+	}
+	e.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+
+	var wire struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Details []struct {
+			Message string `json:"message"`
+		} `json:"details"`
+	}
+	if json.Unmarshal(body, &wire) == nil && (wire.Error != nil || wire.Message != "") {
+		e.Message = wireMessage(wire.Error, wire.Message)
+		for _, d := range wire.Details {
+			e.Details = append(e.Details, scrub(d.Message, key))
+		}
+	} else {
+		e.Message = snippet(body)
+	}
+	if e.Message == "" {
+		e.Message = http.StatusText(resp.StatusCode)
+	}
+	e.Message = scrub(e.Message, key)
+	return e
+}
+
+// wireMessage accepts "error" as a string or as an object with a message, the
+// two shapes seen in front of APIs like this one.
+func wireMessage(raw json.RawMessage, fallback string) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil && s != "" {
+		return s
+	}
+	var obj struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &obj) == nil && obj.Message != "" {
+		return obj.Message
+	}
+	return fallback
+}
+
+// snippet turns an arbitrary body (an HTML page from a proxy, say) into one
+// short printable line: no markup, no control characters, no invalid UTF-8.
+func snippet(body []byte) string {
+	var b strings.Builder
+	inTag, space, n := false, false, 0
+	for len(body) > 0 && n < maxSnippetRune {
+		r, size := utf8.DecodeRune(body)
+		body = body[size:]
+		switch {
+		case r == '<':
+			inTag = true
+		case r == '>' && inTag:
+			inTag, space = false, true
+		case inTag:
+		case r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r):
+			space = true
+		default:
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+				n++
+			}
+			space = false
+			b.WriteRune(r)
+			n++
+		}
+	}
+	return b.String()
+}
+
+func scrub(s, key string) string {
+	if key == "" || !strings.Contains(s, key) {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+func requestID(h http.Header) string {
+	for _, name := range [...]string{"X-Request-Id", "Request-Id", "X-Amzn-Requestid"} {
+		if v := h.Get(name); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// parseRetryAfter reads both forms of Retry-After: delta seconds and an
+// HTTP date. A date in the past means "now" (0, true).
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	when, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(when.Sub(now), 0), true
+}
+
+// maxRetryAfter caps absurd Retry-After values so the arithmetic never
+// overflows; the client never sleeps on anything near it anyway.
+const maxRetryAfter = 24 * time.Hour
