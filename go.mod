@@ -9,4 +9,5 @@ require (
 	github.com/jarcoal/httpmock v1.4.2 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

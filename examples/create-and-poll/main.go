@@ -1,0 +1,70 @@
+// Command create-and-poll starts an agent job from the prompt given as
+// arguments and waits for it to end, printing the pull request it opened.
+//
+//	go run ./examples/create-and-poll "Document the new search filters"
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/examples/internal/demo"
+)
+
+func main() {
+	prompt := strings.Join(os.Args[1:], " ")
+	if prompt == "" {
+		prompt = "Fix the broken links in the getting-started guide"
+	}
+	// Agent jobs take minutes; give up after half an hour or on Ctrl-C.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	defer cancel()
+
+	if err := run(ctx, prompt); err != nil {
+		fmt.Fprintln(os.Stderr, "create-and-poll:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, prompt string) error {
+	s, err := demo.Connect(os.Stderr)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+
+	job, err := s.Client.CreateJob(ctx, prompt)
+	if errors.Is(err, mintlify.ErrOutcomeUnknown) {
+		// The job may exist: check the dashboard before trying again.
+		return fmt.Errorf("no answer from the API, the job may have started: %w", err)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, "job", job.ID, "started")
+
+	job, err = s.Client.PollJob(ctx, job.ID,
+		mintlify.WithPollInterval(s.PollInterval),
+		mintlify.WithPollObserver(func(j *mintlify.Job) { fmt.Fprint(os.Stderr, ".") }))
+	fmt.Fprintln(os.Stderr)
+	if err != nil {
+		return err
+	}
+	switch {
+	case job.Status != mintlify.JobCompleted:
+		return fmt.Errorf("job %s ended %s", job.ID, job.Status)
+	case job.PRLink == "":
+		fmt.Println("completed: no file needed a change")
+	default:
+		fmt.Println(job.PRLink)
+	}
+	return nil
+}
