@@ -98,7 +98,7 @@ type PollOption func(*pollConfig)
 
 type pollConfig struct {
 	interval, maxInterval time.Duration
-	observe               func(*Job)
+	observers             []func(*Job)
 }
 
 const (
@@ -122,9 +122,10 @@ func WithMaxPollInterval(d time.Duration) PollOption {
 }
 
 // WithPollObserver calls fn with every state PollJob reads, the last one
-// included, on the polling goroutine: use it to show progress.
+// included, on the polling goroutine: use it to show progress. Several
+// observers are called in the order given.
 func WithPollObserver(fn func(*Job)) PollOption {
-	return func(p *pollConfig) { p.observe = fn }
+	return func(p *pollConfig) { p.observers = append(p.observers, fn) }
 }
 
 // PollJob reads the job until its status is terminal and returns it with a
@@ -154,8 +155,8 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 		switch {
 		case err == nil:
 			failures, lastErr = 0, nil
-			if cfg.observe != nil {
-				cfg.observe(job)
+			for _, observe := range cfg.observers {
+				observe(job)
 			}
 			if job.Status.Terminal() {
 				return job, nil

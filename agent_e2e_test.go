@@ -1,0 +1,152 @@
+package mintlify_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/mockserver"
+)
+
+// e2eJobs starts a mock server with a fake clock that moves a minute on every
+// poll, so jobs (active for 5 minutes) end without the test sleeping.
+func e2eJobs(t *testing.T, opts ...mockserver.Option) (*mintlify.Client, *mockserver.Server, mintlify.PollOption) {
+	t.Helper()
+	clock := mockserver.NewFakeClock(time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC))
+	opts = append([]mockserver.Option{mockserver.WithClock(clock), mockserver.WithJobDuration(5 * time.Minute)}, opts...)
+	mock := mockserver.Start(t, opts...)
+	c, err := mintlify.NewClient(mintlify.WithAPIKey(mock.APIKey()),
+		mintlify.WithProjectID(mock.ProjectID()), mintlify.WithBaseURL(mock.URL()))
+	require.NoError(t, err)
+	tick := mintlify.WithPollObserver(func(*mintlify.Job) { clock.Advance(time.Minute) })
+	return c, mock, tick
+}
+
+var fastPoll = mintlify.WithPollInterval(time.Millisecond)
+
+// testContext bounds a test's calls, so a regression fails instead of hanging.
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestE2EJobRunsToPullRequestAndFollowUpRunsAgain(t *testing.T) {
+	t.Parallel()
+	c, _, tick := e2eJobs(t)
+	ctx := testContext(t)
+
+	created, err := c.CreateJob(ctx, "Document the CLI")
+	require.NoError(t, err)
+	assert.Equal(t, mintlify.JobActive, created.Status)
+	assert.Empty(t, created.PRLink, "no pull request while active")
+	assert.Nil(t, created.ArchivedAt)
+	assert.Contains(t, created.Source.Repository, "https://github.com/")
+	assert.NotEmpty(t, created.Source.Ref)
+	assert.NotEmpty(t, created.Model)
+	assert.False(t, created.CreatedAt.IsZero())
+
+	var seen []mintlify.JobStatus
+	observe := mintlify.WithPollObserver(func(j *mintlify.Job) { seen = append(seen, j.Status) })
+	done, err := c.PollJob(ctx, created.ID, fastPoll, tick, observe)
+	require.NoError(t, err)
+	assert.Equal(t, mintlify.JobCompleted, done.Status)
+	assert.Regexp(t, `^https://github\.com/[^/]+/[^/]+/pull/\d+$`, done.PRLink)
+	assert.Equal(t, created.ID, done.ID)
+	assert.Equal(t, mintlify.JobCompleted, seen[len(seen)-1])
+	assert.Equal(t, []mintlify.JobStatus{mintlify.JobActive}, seen[:1], "the first poll saw the job still active")
+
+	again, err := c.SendMessage(ctx, created.ID, "Also document the config file")
+	require.NoError(t, err)
+	assert.Equal(t, mintlify.JobActive, again.Status, "a follow-up sends the job back to active")
+
+	read, err := c.GetJob(ctx, created.ID)
+	require.NoError(t, err)
+	assert.Equal(t, mintlify.JobActive, read.Status)
+
+	done, err = c.PollJob(ctx, created.ID, fastPoll, tick)
+	require.NoError(t, err)
+	assert.Equal(t, mintlify.JobCompleted, done.Status)
+	assert.NotEmpty(t, done.PRLink)
+}
+
+func TestE2EOutcomesAreReportedAsTheyEnd(t *testing.T) {
+	t.Parallel()
+	outcomes := map[string]mockserver.Outcome{
+		"fail":    mockserver.OutcomeFailed,
+		"nothing": mockserver.OutcomeNoChange,
+		"pr":      mockserver.OutcomePullRequest,
+	}
+	c, mock, tick := e2eJobs(t, mockserver.WithAgent(func(p string) mockserver.Outcome { return outcomes[p] }))
+	ctx := testContext(t)
+
+	for _, tc := range []struct {
+		prompt string
+		status mintlify.JobStatus
+		pr     bool
+	}{
+		{"fail", mintlify.JobFailed, false},
+		{"nothing", mintlify.JobCompleted, false},
+		{"pr", mintlify.JobCompleted, true},
+	} {
+		job, err := c.CreateJob(ctx, tc.prompt)
+		require.NoError(t, err)
+		job, err = c.PollJob(ctx, job.ID, fastPoll, tick)
+		require.NoError(t, err, "a terminal status is not an error")
+		assert.Equal(t, tc.status, job.Status, tc.prompt)
+		assert.Equal(t, tc.pr, job.PRLink != "", tc.prompt)
+	}
+
+	job, err := c.CreateJob(ctx, "pr")
+	require.NoError(t, err)
+	require.NoError(t, mock.ArchiveJob(job.ID))
+	job, err = c.PollJob(ctx, job.ID, fastPoll)
+	require.NoError(t, err)
+	assert.Equal(t, mintlify.JobArchived, job.Status)
+	require.NotNil(t, job.ArchivedAt)
+
+	_, err = c.SendMessage(ctx, job.ID, "one more thing")
+	assert.ErrorIs(t, err, mintlify.ErrBadRequest, "an archived job takes no follow-up")
+}
+
+func TestE2EErrorsMapToSentinels(t *testing.T) {
+	t.Parallel()
+	const otherKey = "mint_other_project_key"
+	mock := mockserver.Start(t, mockserver.WithProject("elsewhere", otherKey))
+	ctx := testContext(t)
+	client := func(key, project string) *mintlify.Client {
+		c, err := mintlify.NewClient(mintlify.WithAPIKey(key), mintlify.WithProjectID(project),
+			mintlify.WithBaseURL(mock.URL()))
+		require.NoError(t, err)
+		return c
+	}
+
+	own := client(mock.APIKey(), mock.ProjectID())
+	_, err := own.GetJob(ctx, "job_does_not_exist")
+	assert.ErrorIs(t, err, mintlify.ErrNotFound)
+	_, err = own.PollJob(ctx, "job_does_not_exist", fastPoll)
+	assert.ErrorIs(t, err, mintlify.ErrNotFound, "polling stops on 404")
+
+	_, err = client("mint_unknown_key", mock.ProjectID()).CreateJob(ctx, "x")
+	assert.ErrorIs(t, err, mintlify.ErrUnauthorized)
+
+	job, err := client(otherKey, "elsewhere").CreateJob(ctx, "x")
+	require.NoError(t, err)
+	_, err = own.GetJob(ctx, job.ID)
+	assert.ErrorIs(t, err, mintlify.ErrNotFound, "another project's job does not exist here")
+
+	for _, project := range []string{mock.ProjectID(), "no-such-project"} {
+		_, err = client(otherKey, project).GetJob(ctx, job.ID)
+		assert.ErrorIs(t, err, mintlify.ErrForbidden, project)
+		var apiErr *mintlify.APIError
+		require.True(t, errors.As(err, &apiErr))
+		assert.Equal(t, 403, apiErr.StatusCode)
+		assert.NotEmpty(t, apiErr.Message)
+		assert.NotContains(t, err.Error(), otherKey)
+	}
+}
