@@ -162,7 +162,10 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 				return job, nil
 			}
 		case ctx.Err() != nil:
-			return nil, pollStopped(ctx, jobID, err)
+			if !errors.Is(err, ctx.Err()) {
+				lastErr = err // a real failure that raced the context's end
+			}
+			return nil, pollStopped(ctx, jobID, lastErr)
 		case !transient(err):
 			return nil, fmt.Errorf("mintlify: polling job %q: %w", jobID, err)
 		default:

@@ -43,7 +43,7 @@ const (
 type Client struct {
 	baseURL      string // no trailing slash
 	projectID    string
-	cred         *credential // behind a pointer so %v of a Client prints no key
+	cred         func() credential // a closure: no fmt verb or reflection can print the key
 	userAgent    []string
 	retryWaitMax time.Duration
 	get, post    *retryablehttp.Client // the same transport, two retry policies
@@ -55,6 +55,10 @@ type Client struct {
 type credential struct {
 	key    string
 	header []string // {"Bearer <key>"}, built once
+}
+
+func sealed(cred credential) func() credential {
+	return func() credential { return cred }
 }
 
 // Option configures a Client. Options are applied in order, after the
@@ -169,7 +173,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	return &Client{
 		baseURL:      base,
 		projectID:    cfg.projectID,
-		cred:         &credential{key: cfg.apiKey, header: []string{"Bearer " + cfg.apiKey}},
+		cred:         sealed(credential{key: cfg.apiKey, header: []string{"Bearer " + cfg.apiKey}}),
 		userAgent:    []string{ua},
 		retryWaitMax: cfg.retryWaitMax,
 		get:          newRetrier(idempotentPolicy),
@@ -191,8 +195,8 @@ func (cfg *config) validate() error {
 		return invalidf(`API key starts with "Bearer ": pass the key alone`)
 	case !strings.HasPrefix(key, "mint_"):
 		return invalidf(`API key does not start with "mint_": use an admin key`)
-	case strings.IndexFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0:
-		return invalidf("API key contains white space or control characters")
+	case strings.IndexFunc(key, func(r rune) bool { return r <= ' ' || r >= 0x7f }) >= 0:
+		return invalidf("API key contains white space, a control character or non-ASCII text")
 	}
 	if err := checkSegment("project ID", cfg.projectID); err != nil {
 		if cfg.projectID == "" {
@@ -229,7 +233,7 @@ func parseBaseURL(raw string) (string, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", invalidf("base URL %q must be an absolute http or https URL", u.Redacted())
 	}
-	if u.RawQuery != "" || u.Fragment != "" {
+	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.RawFragment != "" {
 		return "", invalidf("base URL %q must not have a query or fragment", u.Redacted())
 	}
 	return strings.TrimRight(u.String(), "/"), nil
@@ -257,14 +261,15 @@ func call[T any](ctx context.Context, c *Client, method, path, query string, bod
 		return nil, fmt.Errorf("mintlify: building request: %w", err)
 	}
 	// Shared read-only slices: setting them costs no allocation per call.
-	req.Header["Authorization"] = c.cred.header
+	cred := c.cred()
+	req.Header["Authorization"] = cred.header
 	req.Header["Accept"] = acceptJSON
 	req.Header["User-Agent"] = c.userAgent
 	if body != nil {
 		req.Header["Content-Type"] = contentJSON
 	}
 
-	r := &reader[T]{key: c.cred.key}
+	r := &reader[T]{key: cred.key}
 	req.SetResponseHandler(r.read)
 	retrier := c.get
 	if method != http.MethodGet {
@@ -279,7 +284,7 @@ func call[T any](ctx context.Context, c *Client, method, path, query string, bod
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		// Retries ran out on a retryable status: the handler never saw it.
 		defer resp.Body.Close()
-		return nil, newAPIError(resp, c.cred.key)
+		return nil, newAPIError(resp, cred.key)
 	}
 	return &r.out, nil
 }
@@ -404,8 +409,9 @@ func nonIdempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
 }
 
 // backoff waits as long as Retry-After asks (the policies have already
-// refused waits beyond the maximum), else grows exponentially from minWait
-// with full jitter, so many clients failing together do not retry together.
+// refused waits beyond the maximum), else a random time between minWait and
+// a ceiling that doubles with each attempt, so clients failing together do
+// not retry together.
 func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
@@ -420,5 +426,5 @@ func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) t
 		}
 		ceiling *= 2
 	}
-	return minWait/2 + rand.N(ceiling-minWait/2+1)
+	return minWait + rand.N(ceiling-minWait+1)
 }

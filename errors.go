@@ -129,7 +129,8 @@ func newAPIError(resp *http.Response, key string) *APIError {
 			e.Details = append(e.Details, scrub(d.Message, key))
 		}
 	} else {
-		e.Message = snippet(body)
+		// Scrub before cutting: a cut could leave a prefix of the key behind.
+		e.Message = snippet([]byte(scrub(string(body), key)))
 	}
 	if e.Message == "" {
 		e.Message = http.StatusText(resp.StatusCode)
@@ -205,11 +206,10 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		if secs > int64(maxRetryAfter/time.Second) {
+	secs, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+	if err == nil || errors.Is(err, strconv.ErrRange) {
+		// Too many digits for 64 bits is still a (very long) number of seconds.
+		if err != nil || secs > uint64(maxRetryAfter/time.Second) {
 			return maxRetryAfter, true
 		}
 		return time.Duration(secs) * time.Second, true
