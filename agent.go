@@ -151,7 +151,7 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 	var lastErr error
 	for failures := 0; ; {
 		job, err := c.GetJob(ctx, jobID)
-		wait := jitter(interval)
+		wait := min(jitter(interval), cfg.maxInterval)
 		switch {
 		case err == nil:
 			failures, lastErr = 0, nil

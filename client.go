@@ -279,14 +279,24 @@ func call[T any](ctx context.Context, c *Client, method, path, query string, bod
 	switch {
 	case err != nil:
 		return nil, c.sendError(method, err)
-	case r.apiErr != nil:
-		return nil, r.apiErr
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
+	case r.apiErr == nil && (resp.StatusCode < 200 || resp.StatusCode > 299):
 		// Retries ran out on a retryable status: the handler never saw it.
 		defer resp.Body.Close()
-		return nil, newAPIError(resp, cred.key)
+		r.apiErr = newAPIError(resp, cred.key)
+	}
+	if r.apiErr != nil {
+		r.apiErr.outcomeUnknown = method != http.MethodGet && gatewayMayHaveActed(r.apiErr.StatusCode)
+		return nil, r.apiErr
 	}
 	return &r.out, nil
+}
+
+// gatewayMayHaveActed lists the 5xx answers that can follow a request the
+// API already acted on (a crash midway, a proxy timing out on a slow
+// answer). 503 is left out: it is sent instead of acting.
+func gatewayMayHaveActed(code int) bool {
+	return code == http.StatusInternalServerError || code == http.StatusBadGateway ||
+		code == http.StatusGatewayTimeout
 }
 
 // reader is the response handler: retryablehttp calls it inside its retry
@@ -419,7 +429,7 @@ func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) t
 		}
 	}
 	ceiling := minWait
-	for i := 0; i < attempt && ceiling < maxWait; i++ {
+	for i := 0; i <= attempt && ceiling < maxWait; i++ {
 		if ceiling > maxWait/2 {
 			ceiling = maxWait // doubling would pass the maximum (or overflow)
 			break

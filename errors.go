@@ -36,8 +36,9 @@ var (
 	ErrServer = errors.New("mintlify: server error")
 	// ErrOutcomeUnknown reports a CreateJob or SendMessage whose request
 	// reached the server but whose answer was lost (a reset connection, a
-	// timeout, a truncated body). The server may or may not have acted, so the
-	// SDK never retries it by itself: a blind retry could start a second job.
+	// timeout, a truncated body) or was a 500, 502 or 504. The server may or
+	// may not have acted, so the SDK never retries it by itself: a blind
+	// retry could start a second job.
 	ErrOutcomeUnknown = errors.New("mintlify: outcome unknown, the server may have acted")
 )
 
@@ -49,6 +50,8 @@ type APIError struct {
 	Details    []string      // the body's details[].message
 	RetryAfter time.Duration // from Retry-After, 0 if absent
 	RequestID  string        // from a request-id header, if any
+
+	outcomeUnknown bool // a POST answered 500, 502 or 504: the server may have acted
 }
 
 func (e *APIError) Error() string {
@@ -70,11 +73,19 @@ func (e *APIError) Error() string {
 		b.WriteString(", request ID ")
 		b.WriteString(e.RequestID)
 	}
+	if e.outcomeUnknown {
+		b.WriteString(" (the server may have acted)")
+	}
 	return b.String()
 }
 
-// Is makes errors.Is(err, ErrNotFound) and its siblings work by status class.
+// Is makes errors.Is(err, ErrNotFound) and its siblings work by status
+// class. A 500, 502 or 504 answering CreateJob or SendMessage also matches
+// ErrOutcomeUnknown, because it can follow a request the API acted on.
 func (e *APIError) Is(target error) bool {
+	if target == ErrOutcomeUnknown {
+		return e.outcomeUnknown
+	}
 	return target != nil && target == sentinelFor(e.StatusCode)
 }
 
