@@ -1,0 +1,73 @@
+package mockserver
+
+import (
+	"net/http"
+	"strings"
+)
+
+// keyPrefix marks the service's admin keys; any other key is refused before
+// it is even looked up.
+const keyPrefix = "mint_"
+
+// authorize checks the Bearer key and that it owns projectID. A key that
+// does not own the project gets the same 403 whether the project exists or
+// not, so the answer never reveals other customers' project IDs.
+func (s *Server) authorize(r *http.Request, projectID string) (string, reply, bool) {
+	values := r.Header["Authorization"]
+	if len(values) == 0 || values[0] == "" {
+		return "", unauthorized("missing Authorization header; send \"Authorization: Bearer <admin key>\""), false
+	}
+	scheme, token, _ := strings.Cut(values[0], " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "", unauthorized("the Authorization header must use the Bearer scheme"), false
+	}
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return "", unauthorized("the Bearer token is empty"), false
+	}
+	if !strings.HasPrefix(token, keyPrefix) {
+		return "", unauthorized("the API key is not an admin key (admin keys start with " + keyPrefix + ")"), false
+	}
+	owned, known := s.keys[token]
+	if !known {
+		return "", unauthorized("invalid API key"), false
+	}
+	if !owned[projectID] {
+		return "", errorReply(http.StatusForbidden, "Forbidden", "this API key has no access to the requested project"), false
+	}
+	return token, reply{}, true
+}
+
+func unauthorized(detail string) reply {
+	return errorReply(http.StatusUnauthorized, "Unauthorized", detail)
+}
+
+// redactAuth describes an Authorization header for the journal and logs
+// without the secret: the scheme and, for admin keys, the public prefix.
+func redactAuth(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	scheme, token, found := strings.Cut(values[0], " ")
+	if !found {
+		return "***"
+	}
+	if strings.EqualFold(scheme, "Bearer") {
+		if strings.HasPrefix(strings.TrimSpace(token), keyPrefix) {
+			return "Bearer " + keyPrefix + "***"
+		}
+		return "Bearer ***"
+	}
+	if len(scheme) > 20 {
+		scheme = scheme[:20]
+	}
+	return scheme + " ***"
+}
+
+// redactKey is redactAuth for a bare key, used in configuration errors.
+func redactKey(key string) string {
+	if strings.HasPrefix(key, keyPrefix) {
+		return keyPrefix + "***"
+	}
+	return "***"
+}

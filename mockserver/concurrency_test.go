@@ -1,0 +1,65 @@
+package mockserver_test
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/docsagent/mintlify-go/mockserver"
+)
+
+// Run with -race: every kind of request at once, from several goroutines.
+func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits(), mockserver.WithJobDuration(0), mockserver.WithSyntheticVisits(2000))
+	const workers, perWorker = 8, 25
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hc := h.hc
+			if w%2 == 1 {
+				hc = h.s.Client() // half in memory
+			}
+			for i := range perWorker {
+				prompt := fmt.Sprintf("worker %d job %d", w, i)
+				r := h.send(hc, "POST", h.jobsPath(""), `{"prompt":"`+prompt+`"}`)
+				if !assert.Equal(t, http.StatusCreated, r.Status) {
+					return
+				}
+				var j job
+				r.decode(t, &j)
+				assert.Equal(t, http.StatusOK, h.send(hc, "GET", h.jobsPath("/"+j.ID), "").Status)
+				assert.Equal(t, http.StatusOK, h.send(hc, "POST", h.jobsPath("/"+j.ID+"/message"), `{"prompt":"more"}`).Status)
+				assert.Equal(t, http.StatusOK, h.send(hc, "GET", h.visitorsPath(fmt.Sprintf("limit=%d", 1+i)), "").Status)
+				if i%5 == 0 {
+					require.NoError(t, h.s.AddVisits(h.s.ProjectID(), mockserver.Visit{VisitorID: prompt, Path: "/p", Time: epoch}))
+					_ = h.s.Journal()
+					h.send(hc, "GET", "/_mock/jobs", "")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	jobs := h.s.Jobs()
+	require.Len(t, jobs, workers*perWorker)
+	prompts := map[string]bool{}
+	prs := map[string]bool{}
+	for _, j := range jobs {
+		assert.False(t, prompts[j.Prompt], "prompt %q made two jobs", j.Prompt)
+		prompts[j.Prompt] = true
+		require.Equal(t, mockserver.StatusCompleted, j.Status)
+		assert.False(t, prs[j.PRLink], "PR %s given twice", j.PRLink)
+		prs[j.PRLink] = true
+	}
+	for n := 1; n <= len(jobs); n++ {
+		assert.True(t, prs[jobs[0].Repository+"/pull/"+fmt.Sprint(n)], "PR numbers count 1..%d without gaps", len(jobs))
+	}
+	assert.Len(t, h.s.Journal(), workers*perWorker*4)
+}

@@ -1,0 +1,312 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// maxControlBody bounds control-API uploads (visits, mostly).
+const maxControlBody = 64 << 20
+
+type controlRoute struct {
+	route
+	doc   string
+	serve func(s *Server, w http.ResponseWriter, r *http.Request)
+}
+
+// controlAPI is the test-facing side of the server, for test code in any
+// language. It needs no key: the mock listens on loopback and holds nothing
+// secret.
+var controlAPI = []*controlRoute{
+	{route: route{method: "GET", path: "/_mock/"}, doc: "this index", serve: (*Server).ctlIndex},
+	{route: route{method: "GET", path: "/_mock/journal"}, doc: "recorded API requests, oldest first", serve: (*Server).ctlJournal},
+	{route: route{method: "DELETE", path: "/_mock/journal"}, doc: "forget recorded requests", serve: (*Server).ctlClearJournal},
+	{route: route{method: "GET", path: "/_mock/jobs"}, doc: "stored jobs with prompts and follow-ups (?project= to filter)", serve: (*Server).ctlJobs},
+	{route: route{method: "GET", path: "/_mock/jobs/{id}"}, doc: "one stored job", serve: (*Server).ctlJob},
+	{route: route{method: "POST", path: "/_mock/jobs/{id}/outcome"}, doc: `set the current run's outcome: {"outcome": "pull-request" | "no-change" | "failed"}`, serve: (*Server).ctlSetOutcome},
+	{route: route{method: "POST", path: "/_mock/jobs/{id}/finish"}, doc: "end the current run now", serve: (*Server).ctlFinish},
+	{route: route{method: "POST", path: "/_mock/jobs/{id}/archive"}, doc: "archive the job", serve: (*Server).ctlArchive},
+	{route: route{method: "GET", path: "/_mock/outcome"}, doc: "the outcome forced on new runs, if any", serve: (*Server).ctlGetOutcome},
+	{route: route{method: "PUT", path: "/_mock/outcome"}, doc: `force the outcome of new runs: {"outcome": "failed"}; {"outcome": ""} hands back to the agent`, serve: (*Server).ctlPutOutcome},
+	{route: route{method: "POST", path: "/_mock/visits"}, doc: `add visits: {"project": "...", "visits": [{"visitorId", "path", "ai", "timestamp"}], "synthetic": N}`, serve: (*Server).ctlAddVisits},
+	{route: route{method: "GET", path: "/_mock/clock"}, doc: "the server's time", serve: (*Server).ctlClock},
+	{route: route{method: "POST", path: "/_mock/clock"}, doc: `move the server's time forward: {"advance": "90s"}`, serve: (*Server).ctlAdvance},
+	{route: route{method: "GET", path: "/_mock/faults"}, doc: "active fault rules", serve: (*Server).ctlFaults},
+	{route: route{method: "POST", path: "/_mock/faults"}, doc: `add fault rules: {"faults": ["route=create-job,status=503,times=2"]}`, serve: (*Server).ctlAddFaults},
+	{route: route{method: "DELETE", path: "/_mock/faults"}, doc: "remove every fault rule", serve: (*Server).ctlClearFaults},
+	{route: route{method: "POST", path: "/_mock/reset"}, doc: "back to the initial state: no jobs, initial visits and faults, empty journal, fresh rate limits, clock advance undone", serve: (*Server).ctlReset},
+}
+
+// Filled by init: the index handler cannot refer to controlAPI, which
+// refers to it.
+var (
+	controlAsRoutes []*route
+	controlIndex    []controlDoc
+)
+
+type controlDoc struct {
+	Route string `json:"route"`
+	Doc   string `json:"doc"`
+}
+
+func init() {
+	for _, c := range controlAPI {
+		c.pattern = c.method + " " + c.path
+		c.segs = strings.Split(c.path, "/")
+		controlAsRoutes = append(controlAsRoutes, &c.route)
+		controlIndex = append(controlIndex, controlDoc{c.pattern, c.doc})
+	}
+}
+
+func (s *Server) controlRoutes() *http.ServeMux {
+	mux := http.NewServeMux()
+	for _, c := range controlAPI {
+		pattern := c.pattern
+		if strings.HasSuffix(pattern, "/") {
+			pattern += "{$}" // the index only, not the whole subtree
+		}
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) { c.serve(s, w, r) })
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		hint := closestRoute(controlAsRoutes, r.Method, r.URL.Path)
+		writeReply(w, errorReply(http.StatusNotFound, "Not found",
+			"no control route for "+r.Method+" "+r.URL.Path, "closest route: "+hint.pattern))
+	})
+	return mux
+}
+
+// Reset returns the server to its initial state: no jobs, the visits and
+// fault rules given as options, an empty journal, fresh rate-limit windows,
+// no forced outcome and no clock advance. Keys and projects stay.
+func (s *Server) Reset() {
+	s.jobs.reset()
+	for _, p := range s.projects {
+		p.visits.reset()
+	}
+	s.journal.clear()
+	s.limiter.reset()
+	s.faults.reset()
+	s.defaultOutcome.Store(nil)
+	s.offset.Store(0)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		writeReply(w, errorReply(http.StatusInternalServerError, "Internal server error", err.Error()))
+		return
+	}
+	writeReply(w, reply{status: status, body: body})
+}
+
+func writeProblem(w http.ResponseWriter, status int, details ...string) {
+	writeReply(w, errorReply(status, http.StatusText(status), details...))
+}
+
+// decodeControl reads a JSON body into v; an empty body leaves v as is.
+func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxControlBody))
+	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
+		writeProblem(w, http.StatusBadRequest, "the request body is not valid JSON for this route: "+err.Error())
+		return false
+	}
+	return true
+}
+
+func (s *Server) ctlIndex(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"version": Version,
+		"routes":  controlIndex,
+		"headers": map[string]string{
+			OutcomeHeader: "on create-job or follow-up: the run's outcome (pull-request, no-change, failed)",
+			FaultHeader:   "on any API request: one fault for this request, e.g. status=503, reset, latency=200ms",
+		},
+	})
+}
+
+func (s *Server) ctlJournal(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"entries": s.Journal()})
+}
+
+func (s *Server) ctlClearJournal(w http.ResponseWriter, _ *http.Request) {
+	s.ClearJournal()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) ctlJobs(w http.ResponseWriter, r *http.Request) {
+	jobs := s.Jobs()
+	if p := r.URL.Query().Get("project"); p != "" {
+		kept := jobs[:0]
+		for _, j := range jobs {
+			if j.ProjectID == p {
+				kept = append(kept, j)
+			}
+		}
+		jobs = kept
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"jobs": jobs})
+}
+
+func (s *Server) ctlJob(w http.ResponseWriter, r *http.Request) {
+	j, ok := s.Job(r.PathValue("id"))
+	if !ok {
+		writeProblem(w, http.StatusNotFound, "no job "+r.PathValue("id"))
+		return
+	}
+	writeJSON(w, http.StatusOK, j)
+}
+
+// ctlJobUpdate answers a job mutation with the job as it now stands.
+func (s *Server) ctlJobUpdate(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, ErrJobNotFound):
+		writeProblem(w, http.StatusNotFound, err.Error())
+	case err != nil:
+		writeProblem(w, http.StatusBadRequest, err.Error())
+	default:
+		s.ctlJob(w, r)
+	}
+}
+
+func (s *Server) ctlSetOutcome(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Outcome Outcome `json:"outcome"`
+	}
+	if decodeControl(w, r, &body) {
+		s.ctlJobUpdate(w, r, s.SetOutcome(r.PathValue("id"), body.Outcome))
+	}
+}
+
+func (s *Server) ctlFinish(w http.ResponseWriter, r *http.Request) {
+	s.ctlJobUpdate(w, r, s.FinishJob(r.PathValue("id")))
+}
+
+func (s *Server) ctlArchive(w http.ResponseWriter, r *http.Request) {
+	s.ctlJobUpdate(w, r, s.ArchiveJob(r.PathValue("id")))
+}
+
+func (s *Server) ctlGetOutcome(w http.ResponseWriter, _ *http.Request) {
+	var o Outcome
+	if p := s.defaultOutcome.Load(); p != nil {
+		o = *p
+	}
+	writeJSON(w, http.StatusOK, map[string]Outcome{"outcome": o})
+}
+
+func (s *Server) ctlPutOutcome(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Outcome Outcome `json:"outcome"`
+	}
+	if !decodeControl(w, r, &body) {
+		return
+	}
+	switch {
+	case body.Outcome == "":
+		s.defaultOutcome.Store(nil)
+	case body.Outcome.valid():
+		s.defaultOutcome.Store(&body.Outcome)
+	default:
+		writeProblem(w, http.StatusBadRequest, fmt.Sprintf("invalid outcome %q", body.Outcome))
+		return
+	}
+	s.ctlGetOutcome(w, r)
+}
+
+func (s *Server) ctlAddVisits(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Project   string  `json:"project"`
+		Visits    []Visit `json:"visits"`
+		Synthetic int     `json:"synthetic"`
+	}
+	if !decodeControl(w, r, &body) {
+		return
+	}
+	if body.Project == "" {
+		body.Project = s.projectID
+	}
+	visits := append(body.Visits, SyntheticVisits(body.Synthetic, s.Now())...)
+	if err := s.AddVisits(body.Project, visits...); err != nil {
+		status := http.StatusBadRequest
+		if errors.Is(err, ErrUnknownProject) {
+			status = http.StatusNotFound
+		}
+		writeProblem(w, status, strings.Split(err.Error(), "\n")...)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"added": len(visits)})
+}
+
+func (s *Server) ctlClock(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"now":     s.Now().UTC().Format(time.RFC3339Nano),
+		"advance": time.Duration(s.offset.Load()).String(),
+	})
+}
+
+func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Advance string `json:"advance"`
+	}
+	if !decodeControl(w, r, &body) {
+		return
+	}
+	d, err := time.ParseDuration(body.Advance)
+	if err != nil || d <= 0 {
+		writeProblem(w, http.StatusBadRequest, fmt.Sprintf("advance must be a positive Go duration such as \"90s\" or \"1h\", got %q", body.Advance))
+		return
+	}
+	s.offset.Add(int64(d))
+	s.ctlClock(w, r)
+}
+
+func (s *Server) ctlFaults(w http.ResponseWriter, _ *http.Request) {
+	rules := s.Faults()
+	specs := make([]string, len(rules))
+	for i, r := range rules {
+		specs[i] = r.String()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"faults": specs})
+}
+
+func (s *Server) ctlAddFaults(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Fault  string   `json:"fault"`
+		Faults []string `json:"faults"`
+	}
+	if !decodeControl(w, r, &body) {
+		return
+	}
+	if body.Fault != "" {
+		body.Faults = append(body.Faults, body.Fault)
+	}
+	var rules []FaultRule
+	var problems []string
+	for _, spec := range body.Faults {
+		rule, err := ParseFault(spec)
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+		rules = append(rules, rule)
+	}
+	if len(problems) > 0 || len(rules) == 0 {
+		writeProblem(w, http.StatusBadRequest, append(problems, `send {"faults": ["route=create-job,status=503,times=2"]}`)...)
+		return
+	}
+	_ = s.InjectFault(rules...) // validated by ParseFault
+	s.ctlFaults(w, r)
+}
+
+func (s *Server) ctlClearFaults(w http.ResponseWriter, _ *http.Request) {
+	s.ClearFaults()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) ctlReset(w http.ResponseWriter, _ *http.Request) {
+	s.Reset()
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,133 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/docsagent/mintlify-go/mockserver"
+)
+
+func TestControlIndexListsRoutes(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	r := h.do("GET", "/_mock/", "", "Authorization", "")
+	require.Equal(t, http.StatusOK, r.Status)
+	var index struct {
+		Version string `json:"version"`
+		Routes  []struct {
+			Route, Doc string
+		} `json:"routes"`
+	}
+	r.decode(t, &index)
+	assert.Equal(t, mockserver.Version, index.Version)
+	assert.GreaterOrEqual(t, len(index.Routes), 10)
+
+	miss := h.do("POST", "/_mock/job/x/archive", "")
+	require.Equal(t, http.StatusNotFound, miss.Status)
+	assert.Contains(t, miss.apiError(t).details(), "closest route: POST /_mock/jobs/{id}/archive")
+}
+
+func TestControlDrivesJobs(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock), mockserver.WithJobDuration(time.Hour))
+	j := h.createJob("via http")
+
+	r := h.do("POST", "/_mock/jobs/"+j.ID+"/outcome", `{"outcome":"no-change"}`)
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	var stored mockserver.Job
+	r.decode(t, &stored)
+	assert.Equal(t, mockserver.OutcomeNoChange, stored.Outcome)
+	assert.Equal(t, "via http", stored.Prompt)
+
+	require.Equal(t, http.StatusOK, h.do("POST", "/_mock/jobs/"+j.ID+"/finish", "").Status)
+	got := h.getJob(j.ID)
+	assert.Equal(t, "completed", got.Status)
+	assert.Nil(t, got.PRLink)
+
+	require.Equal(t, http.StatusOK, h.do("POST", "/_mock/jobs/"+j.ID+"/archive", "").Status)
+	assert.Equal(t, "archived", h.getJob(j.ID).Status)
+
+	assert.Equal(t, http.StatusNotFound, h.do("POST", "/_mock/jobs/job_nope/archive", "").Status)
+	assert.Equal(t, http.StatusBadRequest, h.do("POST", "/_mock/jobs/"+j.ID+"/outcome", `{"outcome":"meh"}`).Status)
+	assert.Equal(t, http.StatusBadRequest, h.do("POST", "/_mock/jobs/"+j.ID+"/outcome", `{`).Status)
+
+	var list struct {
+		Jobs []mockserver.Job `json:"jobs"`
+	}
+	h.do("GET", "/_mock/jobs?project="+h.s.ProjectID(), "").decode(t, &list)
+	require.Len(t, list.Jobs, 1)
+	assert.Equal(t, j.ID, list.Jobs[0].ID)
+	h.do("GET", "/_mock/jobs?project=elsewhere", "").decode(t, &list)
+	assert.Empty(t, list.Jobs)
+}
+
+func TestControlForcesOutcomeOfNewRuns(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock))
+	require.Equal(t, http.StatusOK, h.do("PUT", "/_mock/outcome", `{"outcome":"failed"}`).Status)
+	failed := h.createJob("x")
+	require.Equal(t, http.StatusOK, h.do("PUT", "/_mock/outcome", `{"outcome":""}`).Status)
+	fine := h.createJob("y")
+	clock.Advance(time.Hour)
+	assert.Equal(t, "failed", h.getJob(failed.ID).Status)
+	assert.Equal(t, "completed", h.getJob(fine.ID).Status)
+	assert.Equal(t, http.StatusBadRequest, h.do("PUT", "/_mock/outcome", `{"outcome":"maybe"}`).Status)
+}
+
+func TestControlClockAdvanceFinishesJobs(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobDuration(time.Hour)) // real clock
+	j := h.createJob("x")
+	r := h.do("POST", "/_mock/clock", `{"advance":"1h"}`)
+	require.Equal(t, http.StatusOK, r.Status)
+	assert.Equal(t, "completed", h.getJob(j.ID).Status)
+	assert.Equal(t, http.StatusBadRequest, h.do("POST", "/_mock/clock", `{"advance":"-1h"}`).Status)
+	assert.Equal(t, http.StatusOK, h.do("GET", "/_mock/clock", "").Status)
+}
+
+func TestControlAddsVisits(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	r := h.do("POST", "/_mock/visits", `{"visits":[
+		{"visitorId":"v1","path":"/a","ai":false,"timestamp":"2025-03-01T00:00:00Z"},
+		{"visitorId":"v1","path":"/a","ai":true,"timestamp":"2025-03-01T01:00:00Z"}],
+		"synthetic": 100}`)
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	p := h.visitors("dateTo=2025-03-02")
+	assert.Equal(t, counts{Human: 1, AI: 1, Total: 1}, p.Totals)
+
+	assert.Equal(t, http.StatusNotFound, h.do("POST", "/_mock/visits", `{"project":"nope","visits":[]}`).Status)
+	bad := h.do("POST", "/_mock/visits", `{"visits":[{"path":"/a","timestamp":"2025-03-01T00:00:00Z"}]}`)
+	require.Equal(t, http.StatusBadRequest, bad.Status)
+	assert.Contains(t, bad.apiError(t).details()[0], "visitor ID is empty")
+}
+
+func TestControlJournalAndReset(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithVisits(handMade...), mockserver.WithJobRateLimit(1, time.Hour))
+	h.createJob("x")
+	require.Equal(t, http.StatusTooManyRequests, h.do("POST", h.jobsPath(""), `{"prompt":"y"}`).Status)
+	require.NoError(t, h.s.AddVisits(h.s.ProjectID(), mockserver.Visit{VisitorID: "z", Path: "/z", Time: epoch}))
+
+	var journal struct {
+		Entries []mockserver.JournalEntry `json:"entries"`
+	}
+	h.do("GET", "/_mock/journal", "").decode(t, &journal)
+	require.Len(t, journal.Entries, 2)
+	assert.Equal(t, http.StatusTooManyRequests, journal.Entries[1].Status)
+
+	require.Equal(t, http.StatusNoContent, h.do("POST", "/_mock/reset", "").Status)
+	assert.Empty(t, h.s.Jobs())
+	assert.Empty(t, h.s.Journal())
+	assert.Equal(t, counts{Human: 3, AI: 3, Total: 5}, h.visitors("").Totals, "back to the initial visits")
+	assert.Equal(t, http.StatusCreated, h.do("POST", h.jobsPath(""), `{"prompt":"y"}`).Status, "fresh quota")
+
+	require.Equal(t, http.StatusNoContent, h.do("DELETE", "/_mock/journal", "").Status)
+	assert.Empty(t, h.s.Journal())
+}

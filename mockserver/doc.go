@@ -1,0 +1,58 @@
+// Package mockserver is a working, in-process implementation of the
+// Mintlify agent-jobs and visitor-analytics API, for end-to-end tests of the
+// SDK and of programs built on it.
+//
+// Spec-driven mocks answer every request with a canned example: jobs never
+// move, a created job cannot be read back, nothing is counted. This server
+// behaves like the service instead. Jobs are stored per project and run
+// through active to completed or failed as the server's clock passes the
+// job duration; visits are stored and the visitors export is computed from
+// them, deduplicated, date-filtered and paginated exactly; keys, projects
+// and rate limits are enforced with the service's status codes and error
+// bodies. It does not import the SDK, so a bug in one cannot hide a bug in
+// the other.
+//
+// # In Go tests
+//
+// Start a server per test; it is closed when the test ends and shares no
+// state with other tests, so t.Parallel is safe:
+//
+//	clock := mockserver.NewFakeClock(time.Now())
+//	srv := mockserver.Start(t, mockserver.WithClock(clock))
+//	client, _ := mintlify.NewClient(
+//		mintlify.WithBaseURL(srv.URL()),
+//		mintlify.WithAPIKey(srv.APIKey()),
+//		mintlify.WithProjectID(srv.ProjectID()),
+//	)
+//	job, _ := client.CreateJob(ctx, "Document the webhooks")
+//	clock.Advance(mockserver.DefaultJobDuration) // the job is now completed
+//
+// Server.Client returns an http.Client that reaches the server in memory,
+// without a socket; Server.Handler mounts it in a server of your own.
+//
+// Tests choose what happens: an agent function (WithAgent) or a per-job call
+// (Server.SetOutcome) decides whether a run opens a pull request, changes
+// nothing or fails; Server.FinishJob and Server.ArchiveJob move a job on;
+// WithVisits, WithSyntheticVisits and Server.AddVisits supply analytics
+// data. Afterwards, Server.Journal lists every request (never the key) to
+// count calls and retries, and Server.Jobs lists what was created, with the
+// prompts, to prove that no prompt produced two jobs.
+//
+// # Faults
+//
+// Fault rules (WithFaults, Server.InjectFault, ParseFault) make a route
+// misbehave for the next N requests or with a seeded probability: an error
+// status with or without Retry-After, added latency, a connection closed
+// before the request is processed, a reset after it was processed, a
+// truncated, non-JSON or trickling body. The journal records for each
+// request whether it was processed and which fault struck, so a test can
+// tell "the server did not act" from "the client did not hear".
+//
+// # Other languages
+//
+// The same server runs as a program, go run ./mockserver/cmd/mockserver,
+// with a control API under /_mock/ (advance the clock, choose outcomes,
+// archive jobs, add visits, inject faults, read the journal, reset) and
+// override headers (OutcomeHeader, FaultHeader) that steer a single
+// request. README.md in this directory documents both.
+package mockserver

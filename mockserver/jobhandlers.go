@@ -1,0 +1,194 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxBodyBytes is the largest request body accepted; larger ones are
+// refused without being read whole.
+const maxBodyBytes = 1 << 20
+
+func (s *Server) createJob(c *call) reply {
+	forced, rep, ok := outcomeOverride(c.r)
+	if !ok {
+		return rep
+	}
+	prompt, rep, ok := readPrompt(c)
+	if !ok {
+		return rep
+	}
+	outcome := s.chooseOutcome(prompt, forced)
+	j := &job{
+		id:        "job_" + randomToken(),
+		project:   c.project,
+		createdAt: c.now,
+		prompt:    prompt,
+	}
+	j.ref = branchName(prompt, j.id)
+
+	st := s.jobs
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.startRun(j, outcome, c.now, s.cfg.jobDuration)
+	st.byID[j.id] = j
+	st.order = append(st.order, j)
+	return jobReply(http.StatusCreated, j, c.now)
+}
+
+func (s *Server) getJob(c *call) reply {
+	st := s.jobs
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	j := st.lookup(c.r.PathValue("id"), c.project)
+	if j == nil {
+		return jobNotFound()
+	}
+	return jobReply(http.StatusOK, j, c.now)
+}
+
+// followUp starts a new run of the job whatever state it is in, except
+// archived: that is final, as in the service.
+func (s *Server) followUp(c *call) reply {
+	forced, rep, ok := outcomeOverride(c.r)
+	if !ok {
+		return rep
+	}
+	prompt, rep, ok := readPrompt(c)
+	if !ok {
+		return rep
+	}
+	outcome := s.chooseOutcome(prompt, forced)
+
+	st := s.jobs
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	j := st.lookup(c.r.PathValue("id"), c.project)
+	if j == nil {
+		return jobNotFound()
+	}
+	if j.archived {
+		return errorReply(http.StatusBadRequest, "Invalid request", "the job is archived and cannot take follow-up messages")
+	}
+	if _, pr := j.view(c.now); pr {
+		j.hadPR = true // the pull request stays open whatever the next run does
+	}
+	j.followUps = append(j.followUps, prompt)
+	st.startRun(j, outcome, c.now, s.cfg.jobDuration)
+	return jobReply(http.StatusOK, j, c.now)
+}
+
+func jobNotFound() reply {
+	return errorReply(http.StatusNotFound, "Job not found")
+}
+
+func jobReply(status int, j *job, now time.Time) reply {
+	buf := getBuf()
+	*buf = j.appendJSON(*buf, now)
+	return reply{status: status, body: *buf, buf: buf}
+}
+
+// chooseOutcome decides how a run ends. The override header wins, then an
+// outcome set over the control API, then the agent function; the default is
+// the happy path, a pull request.
+func (s *Server) chooseOutcome(prompt string, forced Outcome) Outcome {
+	if forced != "" {
+		return forced
+	}
+	if o := s.defaultOutcome.Load(); o != nil {
+		return *o
+	}
+	if s.cfg.agent != nil {
+		if o := s.cfg.agent(prompt); o.valid() {
+			return o
+		}
+	}
+	return OutcomePullRequest
+}
+
+func outcomeOverride(r *http.Request) (Outcome, reply, bool) {
+	values := r.Header[OutcomeHeader]
+	if len(values) == 0 {
+		return "", reply{}, true
+	}
+	o := Outcome(strings.TrimSpace(strings.ToLower(values[0])))
+	if !o.valid() {
+		return "", errorReply(http.StatusBadRequest, "Invalid "+OutcomeHeader+" header",
+			"expected one of "+string(OutcomePullRequest)+", "+string(OutcomeNoChange)+", "+string(OutcomeFailed)+"; got "+strconv.Quote(values[0])), false
+	}
+	return o, reply{}, true
+}
+
+// readPrompt reads and validates {"prompt": "..."}. The body is read through
+// http.MaxBytesReader, so an oversized body costs at most the limit.
+func readPrompt(c *call) (string, reply, bool) {
+	if c.r.ContentLength > maxBodyBytes {
+		return "", tooLarge(), false
+	}
+	buf := getBuf()
+	defer putBuf(buf)
+	body, err := readAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
+	*buf = body
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return "", tooLarge(), false
+		}
+		return "", invalidBody("the request body could not be read: " + err.Error()), false
+	}
+	if len(body) == 0 {
+		return "", invalidBody("the request body is empty; send {\"prompt\": \"...\"}"), false
+	}
+	var payload struct {
+		Prompt json.RawMessage `json:"prompt"`
+	}
+	if err := json.Unmarshal(body, &payload); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field == "" {
+			return "", invalidBody("the request body must be a JSON object with a prompt"), false
+		}
+		return "", invalidBody("the request body is not valid JSON: " + err.Error()), false
+	}
+	if len(payload.Prompt) == 0 || string(payload.Prompt) == "null" {
+		return "", invalidBody("prompt: required"), false
+	}
+	var prompt string
+	if err := json.Unmarshal(payload.Prompt, &prompt); err != nil {
+		return "", invalidBody("prompt: must be a string"), false
+	}
+	if prompt == "" {
+		return "", invalidBody("prompt: must not be empty"), false
+	}
+	return prompt, reply{}, true
+}
+
+// readAll is io.ReadAll into a reusable buffer.
+func readAll(r io.Reader, b []byte) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+func invalidBody(detail string) reply {
+	return errorReply(http.StatusBadRequest, "Invalid request body", detail)
+}
+
+func tooLarge() reply {
+	return errorReply(http.StatusRequestEntityTooLarge, "Request body too large",
+		"the limit is "+strconv.Itoa(maxBodyBytes)+" bytes")
+}

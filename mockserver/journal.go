@@ -1,0 +1,101 @@
+package mockserver
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// JournalEntry records one API request as the server saw and answered it.
+// It never holds the API key, so a journal can be printed in test output.
+// Control-API requests are not journaled, so counts reflect only what the
+// client under test did.
+//
+// Processed and Status together let a test prove whether the server acted:
+// Processed is false when a fault answered or dropped the request before the
+// endpoint ran; Status is what the endpoint produced even when a fault
+// (reset, truncate) kept it from reaching the client.
+type JournalEntry struct {
+	Time      time.Time     `json:"time"`            // server clock when the request was handled
+	Method    string        `json:"method"`          // as sent
+	Path      string        `json:"path"`            // decoded, as routed
+	Query     string        `json:"query,omitempty"` // raw, as sent
+	Route     string        `json:"route"`           // a Route* name; "" when no route matched
+	Status    int           `json:"status"`          // 0 when no response was produced
+	Processed bool          `json:"processed"`       // the endpoint ran (see above)
+	Fault     string        `json:"fault,omitempty"` // the FaultKind applied, if any
+	RequestID string        `json:"requestId"`       // also sent in RequestIDHeader
+	Auth      string        `json:"auth,omitempty"`  // the Authorization scheme, secret redacted
+	Duration  time.Duration `json:"durationNs"`      // wall time spent serving, before delivery
+}
+
+// journal is a bounded ring: a long-lived standalone server must not grow
+// without limit, and appending must stay cheap on the hot path.
+type journal struct {
+	mu      sync.Mutex
+	entries []JournalEntry
+	next    int // where the next entry goes once the ring is full
+	size    int
+}
+
+func newJournal(size int) *journal {
+	if size <= 0 {
+		size = DefaultJournalSize
+	}
+	return &journal{size: size}
+}
+
+func (j *journal) add(e JournalEntry) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.entries) < j.size {
+		j.entries = append(j.entries, e)
+		return
+	}
+	j.entries[j.next] = e
+	j.next = (j.next + 1) % j.size
+}
+
+func (j *journal) snapshot() []JournalEntry {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make([]JournalEntry, 0, len(j.entries))
+	out = append(out, j.entries[j.next:]...)
+	return append(out, j.entries[:j.next]...)
+}
+
+func (j *journal) clear() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.entries, j.next = nil, 0
+}
+
+// Journal returns the recorded API requests, oldest first (at most the
+// journal size; see WithJournalSize). Use it to count calls and retries.
+func (s *Server) Journal() []JournalEntry { return s.journal.snapshot() }
+
+// ClearJournal forgets the recorded requests, typically after test setup so
+// that later counts cover only the code under test.
+func (s *Server) ClearJournal() { s.journal.clear() }
+
+func (s *Server) logRequest(e *JournalEntry) {
+	attrs := []slog.Attr{
+		slog.String("method", e.Method),
+		slog.String("path", e.Path),
+		slog.Int("status", e.Status),
+		slog.String("route", e.Route),
+		slog.String("request_id", e.RequestID),
+		slog.Duration("duration", e.Duration),
+	}
+	if e.Query != "" {
+		attrs = append(attrs, slog.String("query", e.Query))
+	}
+	if e.Auth != "" {
+		attrs = append(attrs, slog.String("auth", e.Auth))
+	}
+	if e.Fault != "" {
+		attrs = append(attrs, slog.String("fault", e.Fault), slog.Bool("processed", e.Processed))
+	}
+	s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
+}

@@ -1,0 +1,188 @@
+package mockserver_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/docsagent/mintlify-go/mockserver"
+)
+
+// TestMain fails the run if any test leaves a goroutine behind: Close must
+// leave nothing running.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// epoch is where fake clocks start in these tests.
+var epoch = time.Date(2025, 3, 10, 12, 0, 0, 0, time.UTC)
+
+// harness is a server plus an HTTP client over loopback whose idle
+// connections are closed with the test.
+type harness struct {
+	t  testing.TB
+	s  *mockserver.Server
+	hc *http.Client
+}
+
+func setup(t testing.TB, opts ...mockserver.Option) *harness {
+	t.Helper()
+	s := mockserver.Start(t, opts...)
+	tr := &http.Transport{MaxIdleConnsPerHost: 4}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &harness{t: t, s: s, hc: &http.Client{Transport: tr, Timeout: 10 * time.Second}}
+}
+
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// do sends a request with the server's key; headers are name, value pairs
+// and override the default Authorization (an empty value removes it).
+func (h *harness) do(method, path, body string, headers ...string) *response {
+	h.t.Helper()
+	return h.send(h.hc, method, path, body, headers...)
+}
+
+func (h *harness) send(hc *http.Client, method, path, body string, headers ...string) *response {
+	h.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, h.s.URL()+path, rd)
+	require.NoError(h.t, err)
+	req.Header.Set("Authorization", "Bearer "+h.s.APIKey())
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] == "" {
+			req.Header.Del(headers[i])
+		} else {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+	}
+	resp, err := hc.Do(req)
+	require.NoError(h.t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(h.t, err)
+	return &response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+func (r *response) decode(t testing.TB, v any) {
+	t.Helper()
+	require.NoError(t, json.Unmarshal(r.Body, v), "body: %s", r.Body)
+}
+
+// apiError is the service's error body.
+type apiError struct {
+	Error   string `json:"error"`
+	Details []struct {
+		Message string `json:"message"`
+	} `json:"details"`
+}
+
+func (r *response) apiError(t testing.TB) apiError {
+	t.Helper()
+	require.Equal(t, "application/json", r.Header.Get("Content-Type"))
+	var e apiError
+	r.decode(t, &e)
+	require.NotEmpty(t, e.Error, "error message in %s", r.Body)
+	return e
+}
+
+func (e apiError) details() []string {
+	var out []string
+	for _, d := range e.Details {
+		out = append(out, d.Message)
+	}
+	return out
+}
+
+// job is the API's job object, with pointers where the API may send null.
+type job struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Source struct {
+		Repository string  `json:"repository"`
+		Ref        *string `json:"ref"`
+	} `json:"source"`
+	Model      string  `json:"model"`
+	PRLink     *string `json:"prLink"`
+	CreatedAt  string  `json:"createdAt"`
+	ArchivedAt *string `json:"archivedAt"`
+}
+
+func (h *harness) jobsPath(suffix string) string {
+	return "/v2/agent/" + h.s.ProjectID() + "/job" + suffix
+}
+
+func (h *harness) createJob(prompt string, headers ...string) job {
+	h.t.Helper()
+	r := h.do("POST", h.jobsPath(""), `{"prompt":`+quote(prompt)+`}`, headers...)
+	require.Equal(h.t, http.StatusCreated, r.Status, "body: %s", r.Body)
+	var j job
+	r.decode(h.t, &j)
+	return j
+}
+
+func (h *harness) getJob(id string) job {
+	h.t.Helper()
+	r := h.do("GET", h.jobsPath("/"+id), "")
+	require.Equal(h.t, http.StatusOK, r.Status, "body: %s", r.Body)
+	var j job
+	r.decode(h.t, &j)
+	return j
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// page is the visitors export's page.
+type page struct {
+	Totals   counts `json:"totals"`
+	Visitors []row  `json:"visitors"`
+	HasMore  bool   `json:"hasMore"`
+}
+
+type counts struct {
+	Human int `json:"human"`
+	AI    int `json:"ai"`
+	Total int `json:"total"`
+}
+
+type row struct {
+	Path  string `json:"path"`
+	Human int    `json:"human"`
+	AI    int    `json:"ai"`
+	Total int    `json:"total"`
+}
+
+func (h *harness) visitorsPath(query string) string {
+	p := "/v1/analytics/" + h.s.ProjectID() + "/visitors"
+	if query != "" {
+		p += "?" + query
+	}
+	return p
+}
+
+func (h *harness) visitors(query string) page {
+	h.t.Helper()
+	r := h.do("GET", h.visitorsPath(query), "")
+	require.Equal(h.t, http.StatusOK, r.Status, "body: %s", r.Body)
+	var p page
+	r.decode(h.t, &p)
+	return p
+}

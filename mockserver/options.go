@@ -1,0 +1,139 @@
+package mockserver
+
+import (
+	"log/slog"
+	"net"
+	"time"
+)
+
+// Defaults follow the service where it documents a figure (the rate limits)
+// and favour fast tests where it does not (the job duration).
+const (
+	DefaultJobDuration    = time.Second
+	DefaultJobLimit       = 100 // job creations plus follow-ups, per project
+	DefaultAnalyticsLimit = 100 // analytics requests, per key
+	DefaultLimitWindow    = time.Hour
+	DefaultJournalSize    = 10_000
+)
+
+// Option configures a Server in New or Start.
+type Option func(*config)
+
+type projectSpec struct {
+	id   string
+	keys []string
+}
+
+type limit struct {
+	n   int // <= 0 disables the limit
+	per time.Duration
+}
+
+type config struct {
+	apiKey, projectID string
+	projects          []projectSpec
+	jobDuration       time.Duration
+	clock             Clock
+	jobLimit          limit
+	analyticsLimit    limit
+	agent             func(prompt string) Outcome
+	visits            []Visit
+	synthetic         int
+	journalSize       int
+	logger            *slog.Logger
+	listener          net.Listener
+	faults            []FaultRule
+	faultSeed         uint64
+}
+
+func defaultConfig() config {
+	return config{
+		jobDuration:    DefaultJobDuration,
+		clock:          realClock{},
+		jobLimit:       limit{DefaultJobLimit, DefaultLimitWindow},
+		analyticsLimit: limit{DefaultAnalyticsLimit, DefaultLimitWindow},
+		journalSize:    DefaultJournalSize,
+		faultSeed:      1,
+	}
+}
+
+// WithAPIKey sets the primary key (APIKey). Without it each server draws a
+// random one, so a key can never work by accident on another test's server.
+// Keys must start with "mint_", as the service's admin keys do.
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+
+// WithProjectID sets the primary project (ProjectID), random by default.
+func WithProjectID(id string) Option { return func(c *config) { c.projectID = id } }
+
+// WithProject adds another project, usable by the given keys (by the primary
+// key when none are given). A key named here that the server does not know
+// yet becomes valid, which is how a test gets a key that is genuine but owns
+// a different project (the 403 case).
+func WithProject(projectID string, keys ...string) Option {
+	return func(c *config) { c.projects = append(c.projects, projectSpec{projectID, keys}) }
+}
+
+// WithJobDuration sets how long each run of a job stays active before it
+// reaches its outcome. Zero makes jobs finish the moment they start.
+func WithJobDuration(d time.Duration) Option { return func(c *config) { c.jobDuration = d } }
+
+// WithClock replaces the wall clock, typically with a FakeClock.
+func WithClock(clock Clock) Option { return func(c *config) { c.clock = clock } }
+
+// WithJobRateLimit sets how many job creations and follow-ups a project may
+// make per window (the service: 100 per hour). n <= 0 turns the limit off.
+func WithJobRateLimit(n int, per time.Duration) Option {
+	return func(c *config) { c.jobLimit = limit{n, per} }
+}
+
+// WithAnalyticsRateLimit sets how many analytics requests a key may make per
+// window (the service: 100 per hour). n <= 0 turns the limit off.
+func WithAnalyticsRateLimit(n int, per time.Duration) Option {
+	return func(c *config) { c.analyticsLimit = limit{n, per} }
+}
+
+// WithoutRateLimits turns both rate limits off, for benchmarks and for tests
+// that are not about quotas.
+func WithoutRateLimits() Option {
+	return func(c *config) { c.jobLimit.n, c.analyticsLimit.n = 0, 0 }
+}
+
+// WithAgent decides the outcome of every run from its prompt (the create
+// prompt, then each follow-up). Without it every run completes with a pull
+// request. The function may be called concurrently.
+func WithAgent(agent func(prompt string) Outcome) Option {
+	return func(c *config) { c.agent = agent }
+}
+
+// WithVisits stores visits for the primary project from the start; Reset
+// returns to them.
+func WithVisits(visits ...Visit) Option {
+	return func(c *config) { c.visits = append(c.visits, visits...) }
+}
+
+// WithSyntheticVisits stores n generated visits for the primary project (see
+// SyntheticVisits), ending at the clock's time when the server starts.
+func WithSyntheticVisits(n int) Option { return func(c *config) { c.synthetic = n } }
+
+// WithJournalSize sets how many requests the journal keeps; older entries
+// are dropped so a long-running server stays bounded in memory.
+func WithJournalSize(n int) Option { return func(c *config) { c.journalSize = n } }
+
+// WithLogger logs one line per request (never the API key). Off by default
+// because test output should stay quiet.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithListener serves on l instead of a fresh 127.0.0.1 port, for programs
+// that must choose the address (and see the error if it is taken). The
+// server closes l on Close.
+func WithListener(l net.Listener) Option { return func(c *config) { c.listener = l } }
+
+// WithFaults installs fault rules from the start; Reset returns to them.
+func WithFaults(rules ...FaultRule) Option {
+	return func(c *config) { c.faults = append(c.faults, rules...) }
+}
+
+// WithFaultSeed seeds the random choice of probabilistic faults, so a flaky
+// network can be replayed exactly (for requests that arrive in the same
+// order).
+func WithFaultSeed(seed uint64) Option { return func(c *config) { c.faultSeed = seed } }

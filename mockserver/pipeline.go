@@ -1,0 +1,138 @@
+package mockserver
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// call carries one authorised API request to its endpoint.
+type call struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	project *project
+	key     string
+	now     time.Time
+}
+
+// serve is the one path every API request takes: fault choice, auth, rate
+// limit, endpoint, journal, delivery. Keeping it in one place is what makes
+// the journal trustworthy: an entry says exactly what the client was sent.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
+	started := time.Now()
+	e := JournalEntry{
+		Method:    r.Method,
+		Path:      r.URL.Path,
+		Query:     r.URL.RawQuery,
+		Route:     rt.name,
+		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
+		Auth:      redactAuth(r.Header["Authorization"]),
+	}
+	w.Header()[RequestIDHeader] = []string{e.RequestID}
+
+	f, rep, ok := s.chooseFault(r, rt)
+	if ok && f.Kind == FaultLatency {
+		e.Fault = string(f.Kind)
+		if !sleep(r.Context(), s.ctx, f.Delay) {
+			// The client left or the server is closing: drop the request
+			// unanswered, as a dying server would.
+			e.Time = s.Now()
+			s.record(&e, started)
+			closeConn(w, r, false)
+			return
+		}
+	}
+	e.Time = s.Now()
+	switch {
+	case !ok: // unusable override header; rep explains
+	case f.Kind == FaultClose:
+		e.Fault = string(f.Kind)
+		s.record(&e, started)
+		closeConn(w, r, false)
+		return
+	case f.Kind == FaultStatus && !f.AfterProcessing:
+		rep = injectedStatus(f)
+	default:
+		rep = s.process(w, r, rt, e.Time)
+		e.Processed = true
+		if f.Kind == FaultStatus {
+			rep.release()
+			rep = injectedStatus(f)
+		}
+	}
+	e.Status = rep.status
+	if f.Kind != "" {
+		e.Fault = string(f.Kind)
+	}
+	s.record(&e, started)
+	s.deliver(w, r, rep, f)
+	rep.release()
+}
+
+func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now time.Time) reply {
+	if rt == unmatched {
+		return s.notFound(r)
+	}
+	key, rep, ok := s.authorize(r, r.PathValue("projectId"))
+	if !ok {
+		return rep
+	}
+	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], key: key, now: now}
+	if rep, ok := s.admit(rt.limit, c); !ok {
+		return rep
+	}
+	return rt.handle(s, c)
+}
+
+func (s *Server) notFound(r *http.Request) reply {
+	hint := closestRoute(apiRoutes, r.Method, r.URL.Path)
+	return errorReply(http.StatusNotFound, "Not found",
+		"no route for "+r.Method+" "+r.URL.Path,
+		"closest route: "+hint.pattern)
+}
+
+func (s *Server) record(e *JournalEntry, started time.Time) {
+	e.Duration = time.Since(started)
+	s.journal.add(*e)
+	if s.cfg.logger != nil {
+		s.logRequest(e)
+	}
+}
+
+func writeReply(w http.ResponseWriter, rep reply) {
+	setHeaders(w, rep)
+	w.WriteHeader(rep.status)
+	_, _ = w.Write(rep.body) // a client that hung up is not our error
+}
+
+func setHeaders(w http.ResponseWriter, rep reply) {
+	h := w.Header()
+	if rep.html {
+		h["Content-Type"] = htmlContentType
+	} else {
+		h["Content-Type"] = jsonContentType
+	}
+	h["Content-Length"] = []string{strconv.Itoa(len(rep.body))}
+	if rep.retryAfter > 0 {
+		h["Retry-After"] = []string{strconv.Itoa(rep.retryAfter)}
+	}
+}
+
+// sleep waits d unless the request or the server ends first; it reports
+// whether the full wait happened. Injected delays must never outlive Close.
+func sleep(req, server context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-req.Done():
+		return false
+	case <-server.Done():
+		return false
+	}
+}

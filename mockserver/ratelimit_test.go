@@ -1,0 +1,96 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/docsagent/mintlify-go/mockserver"
+)
+
+func TestJobCreateAndFollowUpShareAProjectQuota(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock), mockserver.WithJobRateLimit(3, time.Hour),
+		mockserver.WithProject("second"))
+
+	j := h.createJob("one")
+	clock.Advance(10 * time.Minute)
+	h.createJob("two")
+	require.Equal(t, http.StatusOK, h.do("POST", h.jobsPath("/"+j.ID+"/message"), `{"prompt":"three"}`).Status)
+
+	for _, r := range []*response{
+		h.do("POST", h.jobsPath(""), `{"prompt":"four"}`),
+		h.do("POST", h.jobsPath("/"+j.ID+"/message"), `{"prompt":"four"}`),
+	} {
+		require.Equal(t, http.StatusTooManyRequests, r.Status)
+		assert.Equal(t, "3000", r.Header.Get("Retry-After"), "the first use leaves the window in 50 minutes")
+		e := r.apiError(t)
+		assert.Equal(t, "Rate limit exceeded", e.Error)
+	}
+	assert.Equal(t, http.StatusOK, h.do("GET", h.jobsPath("/"+j.ID), "").Status, "polling is not limited")
+	assert.Equal(t, http.StatusCreated, h.do("POST", "/v2/agent/second/job", `{"prompt":"x"}`).Status, "quotas are per project")
+
+	clock.Advance(50*time.Minute - time.Second)
+	assert.Equal(t, "1", h.do("POST", h.jobsPath(""), `{"prompt":"x"}`).Header.Get("Retry-After"))
+	clock.Advance(time.Second)
+	assert.Equal(t, http.StatusCreated, h.do("POST", h.jobsPath(""), `{"prompt":"x"}`).Status)
+	assert.Len(t, h.s.Jobs(), 4, "refused requests create nothing")
+}
+
+func TestDefaultLimitsAreTheServices(t *testing.T) {
+	t.Parallel()
+	s := mockserver.Start(t, mockserver.WithClock(mockserver.NewFakeClock(epoch)))
+	mem := s.Client()
+	send := func(method, path, body string) *http.Response {
+		req, _ := http.NewRequest(method, s.URL()+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+s.APIKey())
+		resp, err := mem.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp
+	}
+	for i := range 100 {
+		require.Equal(t, http.StatusCreated, send("POST", "/v2/agent/"+s.ProjectID()+"/job", `{"prompt":"x"}`).StatusCode, i)
+		require.Equal(t, http.StatusOK, send("GET", "/v1/analytics/"+s.ProjectID()+"/visitors", "").StatusCode, i)
+	}
+	resp := send("POST", "/v2/agent/"+s.ProjectID()+"/job", `{"prompt":"x"}`)
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	assert.Equal(t, "3600", resp.Header.Get("Retry-After"))
+	assert.Equal(t, http.StatusTooManyRequests, send("GET", "/v1/analytics/"+s.ProjectID()+"/visitors", "").StatusCode)
+}
+
+func TestAnalyticsQuotaIsPerKey(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock), mockserver.WithProjectID("docs"),
+		mockserver.WithProject("docs", "mint_second_key"),
+		mockserver.WithAnalyticsRateLimit(2, time.Minute))
+	for range 2 {
+		require.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "").Status)
+	}
+	r := h.do("GET", h.visitorsPath(""), "")
+	require.Equal(t, http.StatusTooManyRequests, r.Status)
+	assert.Equal(t, "60", r.Header.Get("Retry-After"))
+	assert.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "", "Authorization", "Bearer mint_second_key").Status)
+	clock.Advance(time.Minute)
+	assert.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "").Status)
+}
+
+func TestRateLimitsCanBeTurnedOff(t *testing.T) {
+	t.Parallel()
+	s := mockserver.Start(t, mockserver.WithoutRateLimits())
+	mem := s.Client()
+	for i := range 150 {
+		req, _ := http.NewRequest("GET", s.URL()+"/v1/analytics/"+s.ProjectID()+"/visitors", nil)
+		req.Header.Set("Authorization", "Bearer "+s.APIKey())
+		resp, err := mem.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, i)
+	}
+}

@@ -1,0 +1,150 @@
+package mockserver
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Route names identify the API's endpoints in the journal and in fault
+// rules.
+const (
+	RouteCreateJob = "create-job" // POST /v2/agent/{projectId}/job
+	RouteGetJob    = "get-job"    // GET  /v2/agent/{projectId}/job/{id}
+	RouteFollowUp  = "follow-up"  // POST /v2/agent/{projectId}/job/{id}/message
+	RouteVisitors  = "visitors"   // GET  /v1/analytics/{projectId}/visitors
+)
+
+type limitKind int
+
+const (
+	noLimit limitKind = iota
+	jobLimit
+	analyticsLimit
+)
+
+type route struct {
+	name    string
+	method  string
+	path    string // ServeMux pattern path, also shown in not-found hints
+	limit   limitKind
+	handle  func(s *Server, c *call) reply
+	segs    []string // path split on "/", for the closest-route hint
+	pattern string   // "METHOD path"
+}
+
+var apiRoutes = []*route{
+	{name: RouteCreateJob, method: http.MethodPost, path: "/v2/agent/{projectId}/job", limit: jobLimit, handle: (*Server).createJob},
+	{name: RouteGetJob, method: http.MethodGet, path: "/v2/agent/{projectId}/job/{id}", handle: (*Server).getJob},
+	{name: RouteFollowUp, method: http.MethodPost, path: "/v2/agent/{projectId}/job/{id}/message", limit: jobLimit, handle: (*Server).followUp},
+	{name: RouteVisitors, method: http.MethodGet, path: "/v1/analytics/{projectId}/visitors", limit: analyticsLimit, handle: (*Server).visitors},
+}
+
+func init() {
+	for _, rt := range apiRoutes {
+		rt.pattern = rt.method + " " + rt.path
+		rt.segs = strings.Split(rt.path, "/")
+	}
+}
+
+// unmatched stands for requests that fit no route; it has no handler, the
+// pipeline answers 404 with a hint.
+var unmatched = &route{}
+
+const controlPrefix = "/_mock"
+
+func (s *Server) routes() {
+	s.api = http.NewServeMux()
+	for _, rt := range apiRoutes {
+		s.api.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, rt) })
+	}
+	s.api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, unmatched) })
+	s.control = s.controlRoutes()
+	s.handler = http.HandlerFunc(s.serveHTTP)
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header()[VersionHeader] = versionValue
+	if !s.enter() {
+		writeReply(w, errorReply(http.StatusServiceUnavailable, "Service unavailable", "the mock server is closed"))
+		return
+	}
+	defer s.inflight.Done()
+	path := r.URL.Path
+	switch {
+	case !isCleanPath(path):
+		// ServeMux would redirect "/job/../x" to another resource; an ID
+		// must never lead anywhere but its own route, so such paths are
+		// simply not found.
+		s.serve(w, r, unmatched)
+	case path == controlPrefix || strings.HasPrefix(path, controlPrefix+"/"):
+		s.control.ServeHTTP(w, r)
+	default:
+		s.api.ServeHTTP(w, r)
+	}
+}
+
+// isCleanPath reports whether p has no empty, "." or ".." segments.
+func isCleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	for i := 1; i <= len(p); {
+		j := strings.IndexByte(p[i:], '/')
+		if j < 0 {
+			j = len(p) - i
+		}
+		seg := p[i : i+j]
+		last := i+j == len(p)
+		if (seg == "" && !last) || seg == "." || seg == ".." {
+			return false
+		}
+		i += j + 1
+	}
+	return true
+}
+
+// closestRoute names the route a mistyped request most likely meant: the
+// fewest segment edits, wildcards matching any segment, the method a
+// tie-breaker.
+func closestRoute(routes []*route, method, path string) *route {
+	segs := strings.Split(path, "/")
+	var best *route
+	bestScore := 1 << 30
+	for _, rt := range routes {
+		score := 2 * segmentDistance(segs, rt.segs)
+		if method != rt.method {
+			score++
+		}
+		if score < bestScore {
+			best, bestScore = rt, score
+		}
+	}
+	return best
+}
+
+func segmentDistance(a, b []string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if !segmentMatches(a[i-1], b[j-1]) {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func segmentMatches(got, want string) bool {
+	if strings.HasPrefix(want, "{") {
+		return got != ""
+	}
+	return got == want
+}

@@ -1,0 +1,279 @@
+package mockserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Version identifies the mock's behaviour; it is sent in VersionHeader on
+// every response so a client (or a confused human) can tell it is not
+// talking to the real service.
+const Version = "0.1.0"
+
+// Headers the mock sends or understands. The override headers let a test in
+// any language steer one request without touching the control API.
+const (
+	VersionHeader   = "X-Mock-Version" // on every response: Version
+	RequestIDHeader = "X-Request-Id"   // on every API response; also in the journal
+	OutcomeHeader   = "X-Mock-Outcome" // on create or follow-up: the run's Outcome
+	FaultHeader     = "X-Mock-Fault"   // on any API request: a fault spec (see ParseFault)
+)
+
+// Errors returned by the Server's Go methods.
+var (
+	ErrJobNotFound    = errors.New("mockserver: job not found")
+	ErrUnknownProject = errors.New("mockserver: unknown project")
+	ErrJobArchived    = errors.New("mockserver: job is archived")
+)
+
+// Server is a stateful, in-process implementation of the agent-jobs and
+// visitor-analytics API. It is safe for concurrent use; every piece of state
+// (clock, jobs, visits, journal) belongs to one Server, so parallel tests
+// never share anything.
+type Server struct {
+	cfg       config
+	apiKey    string
+	projectID string
+	url       string
+
+	keys     map[string]map[string]bool // key -> projects it may use; fixed after New
+	projects map[string]*project        // fixed after New
+	offset   atomic.Int64               // nanoseconds the control API moved the clock
+
+	jobs           *jobStore
+	limiter        *rateLimiter
+	journal        *journal
+	faults         *faultSet
+	defaultOutcome atomic.Pointer[Outcome] // set over the control API; nil = ask the agent
+	requestSeq     atomic.Uint64
+
+	handler http.Handler
+	api     *http.ServeMux
+	control *http.ServeMux
+
+	ctx       context.Context // cancelled by Close to cut sleeps short
+	cancel    context.CancelFunc
+	srv       *http.Server
+	serveDone chan struct{}
+	closeMu   sync.RWMutex
+	closed    bool
+	inflight  sync.WaitGroup // handlers running, also in-memory ones
+	conns     sync.WaitGroup // connection goroutines of srv
+	closeOnce sync.Once
+}
+
+type project struct {
+	id     string
+	repo   string // GitHub URL reported in every job's source
+	visits *visitStore
+}
+
+// New starts a server on a random 127.0.0.1 port. It panics if the options
+// are invalid or no port can be opened, like httptest.NewServer, because a
+// test cannot proceed either way; use Start in tests to get t.Fatal instead.
+func New(opts ...Option) *Server {
+	s, err := newServer(opts)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Start is New for tests: the server is closed by tb.Cleanup, and setup
+// errors fail the test rather than panic. It keeps no global state, so it is
+// safe in tests that call t.Parallel.
+func Start(tb testing.TB, opts ...Option) *Server {
+	tb.Helper()
+	s, err := newServer(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+func newServer(opts []Option) (*Server, error) {
+	cfg := defaultConfig()
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	s, err := build(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ln := cfg.listener
+	if ln == nil {
+		if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			s.cancel()
+			return nil, fmt.Errorf("mockserver: listen: %w", err)
+		}
+	}
+	s.url = "http://" + ln.Addr().String()
+	s.srv = &http.Server{
+		Handler:           s.handler,
+		BaseContext:       func(net.Listener) context.Context { return s.ctx },
+		ConnState:         s.trackConn,
+		ReadHeaderTimeout: 30 * time.Second,
+	}
+	go func() {
+		defer close(s.serveDone)
+		_ = s.srv.Serve(ln) // returns http.ErrServerClosed on Close
+	}()
+	return s, nil
+}
+
+// build assembles everything but the listener.
+func build(cfg config) (*Server, error) {
+	s := &Server{cfg: cfg, serveDone: make(chan struct{})}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	ok := false
+	defer func() {
+		if !ok {
+			s.cancel()
+		}
+	}()
+	s.apiKey = cfg.apiKey
+	if s.apiKey == "" {
+		s.apiKey = "mint_" + randomToken()
+	}
+	s.projectID = cfg.projectID
+	if s.projectID == "" {
+		s.projectID = "proj_" + randomToken()[:12]
+	}
+	if err := s.buildAccess(); err != nil {
+		return nil, err
+	}
+	faults, err := newFaultSet(cfg.faults, cfg.faultSeed)
+	if err != nil {
+		return nil, err
+	}
+	s.faults = faults
+	s.jobs = newJobStore()
+	s.limiter = newRateLimiter()
+	s.journal = newJournal(cfg.journalSize)
+	if err := s.seedVisits(); err != nil {
+		return nil, err
+	}
+	s.routes()
+	ok = true
+	return s, nil
+}
+
+func (s *Server) buildAccess() error {
+	s.keys = map[string]map[string]bool{}
+	s.projects = map[string]*project{}
+	grant := func(key, projectID string) error {
+		if !strings.HasPrefix(key, keyPrefix) {
+			return fmt.Errorf("mockserver: API key %s does not start with %q, so the service would refuse it", redactKey(key), keyPrefix)
+		}
+		if s.keys[key] == nil {
+			s.keys[key] = map[string]bool{}
+		}
+		s.keys[key][projectID] = true
+		return nil
+	}
+	addProject := func(id string, keys []string) error {
+		if id == "" || strings.ContainsAny(id, "/?#") {
+			return fmt.Errorf("mockserver: invalid project ID %q", id)
+		}
+		if _, dup := s.projects[id]; !dup {
+			s.projects[id] = &project{id: id, repo: repositoryURL(id), visits: newVisitStore()}
+		}
+		for _, k := range keys {
+			if err := grant(k, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := addProject(s.projectID, []string{s.apiKey}); err != nil {
+		return err
+	}
+	for _, p := range s.cfg.projects {
+		keys := p.keys
+		if len(keys) == 0 {
+			keys = []string{s.apiKey}
+		}
+		if err := addProject(p.id, keys); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// randomToken returns 26 characters from 128 random bits: IDs and default
+// keys must not be guessable from one another.
+func randomToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails on supported platforms
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+}
+
+// URL is the base URL to give a client, such as "http://127.0.0.1:41234".
+func (s *Server) URL() string { return s.url }
+
+// APIKey is a valid key for ProjectID.
+func (s *Server) APIKey() string { return s.apiKey }
+
+// ProjectID is the primary project, the one the options without a project
+// argument act on.
+func (s *Server) ProjectID() string { return s.projectID }
+
+// Now is the server's idea of the time: the clock plus any advance made over
+// the control API. Build visits relative to it when the clock is real.
+func (s *Server) Now() time.Time {
+	return s.cfg.clock.Now().Add(time.Duration(s.offset.Load()))
+}
+
+// Handler serves the API and the control API, for mounting in a server of
+// your own. It stays valid until Close.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close stops the server: in-flight requests (including injected delays)
+// are cut short, connections are closed, and no goroutine is left running
+// when it returns. It is safe to call more than once.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		s.closeMu.Lock()
+		s.closed = true
+		s.closeMu.Unlock()
+		s.cancel()
+		if s.srv != nil {
+			_ = s.srv.Close()
+			<-s.serveDone
+		}
+		s.inflight.Wait()
+		s.conns.Wait()
+	})
+}
+
+// enter registers a request, or refuses it once Close has begun, so that
+// Close can wait for every handler without racing against new ones.
+func (s *Server) enter() bool {
+	s.closeMu.RLock()
+	defer s.closeMu.RUnlock()
+	if s.closed {
+		return false
+	}
+	s.inflight.Add(1)
+	return true
+}
+
+func (s *Server) trackConn(_ net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		s.conns.Add(1)
+	case http.StateHijacked, http.StateClosed:
+		s.conns.Done()
+	}
+}
