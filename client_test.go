@@ -666,7 +666,7 @@ func TestRetryAfterBeyondMaxWaitFailsAtOnce(t *testing.T) {
 			require.ErrorIs(t, err, tt.sentinel)
 			var apiErr *APIError
 			require.ErrorAs(t, err, &apiErr)
-			assert.InDelta(t, tt.want, apiErr.RetryAfter, float64(5*time.Second))
+			assert.InDelta(t, tt.want, apiErr.RetryAfter, float64(time.Minute)) // the date was made when the table was; a loaded machine may run the case later
 			assert.Equal(t, 1, mt.GetTotalCallCount())
 			assert.Contains(t, err.Error(), "retry after")
 		})

@@ -113,8 +113,10 @@ func invalidf(format string, args ...any) error {
 }
 
 const (
-	maxErrorBody   = 64 << 10 // read at most this much of an error body
-	maxSnippetRune = 200      // keep at most this much of a non-JSON body
+	maxErrorBody    = 64 << 10 // read at most this much of an error body
+	maxSnippetRunes = 200      // of a non-JSON body (an HTML page, say)
+	maxMessageRunes = 1000     // of a message or detail from a JSON body
+	maxIDRunes      = 128      // of a request ID
 )
 
 // newAPIError reads (a bounded part of) resp's body. The key is scrubbed from
@@ -122,7 +124,7 @@ const (
 func newAPIError(resp *http.Response, key string) *APIError {
 	e := &APIError{
 		StatusCode: resp.StatusCode,
-		RequestID:  requestID(resp.Header),
+		RequestID:  safeText(requestID(resp.Header), key, maxIDRunes, false),
 	}
 	e.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
@@ -135,18 +137,16 @@ func newAPIError(resp *http.Response, key string) *APIError {
 		} `json:"details"`
 	}
 	if json.Unmarshal(body, &wire) == nil && (wire.Error != nil || wire.Message != "") {
-		e.Message = wireMessage(wire.Error, wire.Message)
+		e.Message = safeText(wireMessage(wire.Error, wire.Message), key, maxMessageRunes, false)
 		for _, d := range wire.Details {
-			e.Details = append(e.Details, scrub(d.Message, key))
+			e.Details = append(e.Details, safeText(d.Message, key, maxMessageRunes, false))
 		}
 	} else {
-		// Scrub before cutting: a cut could leave a prefix of the key behind.
-		e.Message = snippet([]byte(scrub(string(body), key)))
+		e.Message = safeText(string(body), key, maxSnippetRunes, true)
 	}
 	if e.Message == "" {
 		e.Message = http.StatusText(resp.StatusCode)
 	}
-	e.Message = scrub(e.Message, key)
 	return e
 }
 
@@ -166,18 +166,24 @@ func wireMessage(raw json.RawMessage, fallback string) string {
 	return fallback
 }
 
-// snippet turns an arbitrary body (an HTML page from a proxy, say) into one
-// short printable line: no markup, no control characters, no invalid UTF-8.
-func snippet(body []byte) string {
+// safeText makes server-sent text fit for an error string: the key scrubbed
+// (before cutting, so no prefix of it survives), then one printable line of
+// at most limit runes: runs of white space, control characters and invalid
+// UTF-8 become one space, and markup too when stripTags is set.
+func safeText(s, key string, limit int, stripTags bool) string {
+	return scrub(oneLine(scrub(s, key), limit, stripTags), key)
+}
+
+func oneLine(s string, limit int, stripTags bool) string {
 	var b strings.Builder
 	inTag, space, n := false, false, 0
-	for len(body) > 0 && n < maxSnippetRune {
-		r, size := utf8.DecodeRune(body)
-		body = body[size:]
+	for len(s) > 0 && n < limit {
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
 		switch {
-		case r == '<':
+		case stripTags && r == '<':
 			inTag = true
-		case r == '>' && inTag:
+		case inTag && r == '>':
 			inTag, space = false, true
 		case inTag:
 		case r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r):
@@ -229,7 +235,7 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return max(when.Sub(now), 0), true
+	return min(max(when.Sub(now), 0), maxRetryAfter), true
 }
 
 // maxRetryAfter caps absurd Retry-After values so the arithmetic never
