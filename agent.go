@@ -134,7 +134,8 @@ func WithPollObserver(fn func(*Job)) PollOption {
 //
 // It stops with an error when ctx ends (wrapping ctx.Err() and the last
 // failure, if any), on an answer that waiting cannot fix (ErrNotFound,
-// ErrUnauthorized, ...), or after maxFailedPolls transient failures in a row.
+// ErrUnauthorized, ...), after three transient failures in a row, or when
+// the server asks to wait (Retry-After) longer than WithMaxPollInterval.
 func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) (*Job, error) {
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
@@ -173,7 +174,12 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 			if failures >= maxFailedPolls {
 				return nil, fmt.Errorf("mintlify: polling job %q: %d polls in a row failed: %w", jobID, failures, err)
 			}
-			if ae := (*APIError)(nil); errors.As(err, &ae) {
+			if ae := (*APIError)(nil); errors.As(err, &ae) && ae.RetryAfter > 0 {
+				if ae.RetryAfter > cfg.maxInterval {
+					// Never a silent hour-long wait: the caller decides.
+					return nil, fmt.Errorf("mintlify: polling job %q: the server asks to wait %s, more than the maximum poll interval: %w",
+						jobID, ae.RetryAfter, err)
+				}
 				wait = max(wait, ae.RetryAfter)
 			}
 		}

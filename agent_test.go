@@ -319,11 +319,30 @@ func TestPollJobHonoursRetryAfter(t *testing.T) {
 		respond(http.StatusTooManyRequests, `{"error":"slow down"}`, "Retry-After", "1"),
 		respondJob(http.StatusOK, "job_1", JobCompleted))))
 
-	_, err := c.PollJob(context.Background(), "job_1", fastPoll...)
+	_, err := c.PollJob(context.Background(), "job_1",
+		WithPollInterval(time.Millisecond), WithMaxPollInterval(2*time.Second))
 	require.NoError(t, err)
 	reqs := rec.requests()
 	require.Len(t, reqs, 2)
 	assert.GreaterOrEqual(t, reqs[1].At.Sub(reqs[0].At), time.Second)
+}
+
+// A Retry-After beyond the longest poll interval is the caller's decision,
+// never a silent long sleep.
+func TestPollJobStopsOnRetryAfterBeyondMaxInterval(t *testing.T) {
+	t.Parallel()
+	c, mt := newCoreClient(t, WithMaxRetries(0))
+	mt.RegisterResponder(http.MethodGet, coreJobURL("job_1"),
+		respond(http.StatusTooManyRequests, `{"error":"slow down"}`, "Retry-After", "3600"))
+
+	start := time.Now()
+	_, err := c.PollJob(context.Background(), "job_1", fastPoll...)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	require.ErrorIs(t, err, ErrRateLimited)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, time.Hour, apiErr.RetryAfter)
+	assert.Equal(t, 1, mt.GetTotalCallCount())
 }
 
 func TestPollJobStopsWhenContextEndsWhileWaiting(t *testing.T) {

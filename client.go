@@ -146,7 +146,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		// after a failure, which must not disturb the rest of the program.
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = 16
-		hc = &http.Client{Transport: t}
+		hc = &http.Client{Transport: t, CheckRedirect: refuseRedirect}
 	}
 	var logger any // an untyped nil, so retryablehttp logs nothing
 	if cfg.logger != nil {
@@ -182,6 +182,11 @@ func NewClient(opts ...Option) (*Client, error) {
 		visitorsPath: "/v1/analytics/" + project + "/visitors",
 	}, nil
 }
+
+// refuseRedirect returns a redirect as the answer instead of following it:
+// the API never redirects, and net/http would carry the key along to
+// another port or scheme of the same host.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // ProjectID returns the project the client addresses.
 func (c *Client) ProjectID() string { return c.projectID }
@@ -318,16 +323,26 @@ func (r *reader[T]) read(resp *http.Response) error {
 	}
 	var zero T
 	r.out = zero // a retried body must not inherit fields from a broken one
-	if err := json.NewDecoder(resp.Body).Decode(&r.out); err != nil {
-		return &bodyError{status: resp.StatusCode, err: err}
+	// Bounded, so an endless body costs neither unbounded memory nor time.
+	body := &io.LimitedReader{R: resp.Body, N: maxResponseBody + 1}
+	err := json.NewDecoder(body).Decode(&r.out)
+	if err == nil {
+		_, err = io.Copy(io.Discard, body) // to EOF, so the connection is reused
 	}
-	// Read to EOF so the connection goes back to the pool.
-	_, err := io.Copy(io.Discard, resp.Body)
+	if body.N == 0 {
+		err = errBodyTooLarge
+	}
 	if err != nil {
 		return &bodyError{status: resp.StatusCode, err: err}
 	}
 	return nil
 }
+
+// maxResponseBody bounds a success body: the largest the API sends (a page
+// of 250 rows) is a few tens of KiB.
+const maxResponseBody = 16 << 20
+
+var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
 
 // bodyError is a 2xx answer whose body could not be read or decoded.
 type bodyError struct {

@@ -876,3 +876,42 @@ func TestLogsNeverHoldKey(t *testing.T) {
 	assert.Contains(t, logs, "/v2/agent/proj_42/job/flaky")
 	assertNoKey(t, logs, "logs")
 }
+
+// The API never redirects; following one would carry the key to wherever
+// Location points (net/http keeps it for another port of the same host).
+func TestDefaultClientRefusesRedirects(t *testing.T) {
+	t.Parallel()
+	var leaked atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			leaked.Add(1)
+		}
+		w.Write([]byte(`{"id":"job_1","status":"completed"}`))
+	}))
+	defer elsewhere.Close()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer api.Close()
+	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID("p"), WithBaseURL(api.URL))
+	require.NoError(t, err)
+
+	_, err = c.GetJob(context.Background(), "job_1")
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode)
+	assert.Zero(t, leaked.Load(), "the key followed the redirect")
+}
+
+// An endless (or absurd) success body ends with a clear error, not with
+// memory growing until the deadline.
+func TestSuccessBodyIsBounded(t *testing.T) {
+	t.Parallel()
+	c, mt := newCoreClient(t, WithMaxRetries(0))
+	huge := `{"id":"` + strings.Repeat("a", maxResponseBody) + `"}`
+	mt.RegisterResponder(http.MethodGet, coreJobURL("job_1"), respond(http.StatusOK, huge))
+
+	_, err := c.GetJob(context.Background(), "job_1")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "larger than 16 MiB")
+}

@@ -2,6 +2,7 @@ package mintlify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"iter"
@@ -89,13 +90,22 @@ func walkRows[P offsetPage[R], R any](pages iter.Seq2[P, error], key func(R) str
 				yield(zero, err)
 				return
 			}
-			for _, row := range page.pageRows() {
+			rows, fresh := page.pageRows(), 0
+			for _, row := range rows {
 				if seen.check(key(row)) {
 					continue
 				}
+				fresh++
 				if !yield(row, nil) {
 					return
 				}
+			}
+			if fresh == 0 && len(rows) > 0 {
+				// Only a server (or cache) that ignores offset repeats a
+				// whole page; walking on would spend the quota on nothing.
+				var zero R
+				yield(zero, errors.New("mintlify: a whole page repeated rows already received: is offset ignored?"))
+				return
 			}
 		}
 	}
