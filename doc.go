@@ -31,12 +31,14 @@
 //     whose body arrives truncated or undecodable.
 //   - POST (CreateJob, SendMessage) is retried only where the server cannot
 //     have acted: a 429, or a connection that could not be opened. When the
-//     request was sent but the answer was lost, the error wraps
-//     ErrOutcomeUnknown and nothing is retried, so one call never starts two
-//     jobs.
+//     request was sent but the answer was lost (or was a 500, 502 or 504),
+//     the error wraps ErrOutcomeUnknown and nothing is retried, so one call
+//     never starts two jobs.
 //   - A Retry-After longer than the maximum wait is not slept on: the call
 //     returns at once with APIError.RetryAfter set.
 //
 // Every call returns promptly when its context ends, also while it waits
-// between retries or polls.
+// between retries or polls. The default HTTP client follows no redirects
+// (the API sends none, and a redirect would carry the key along) and a
+// success body larger than 16 MiB is an error.
 package mintlify
