@@ -54,6 +54,9 @@ type APIError struct {
 	outcomeUnknown bool // a POST answered 500, 502 or 504: the server may have acted
 }
 
+// Error reads "mintlify: HTTP <status>: <message> (<details>)", then the
+// wait the server asked for and its request ID when present: everything a
+// support ticket needs, in one line.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mintlify: HTTP %d", e.StatusCode)
