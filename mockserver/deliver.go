@@ -45,8 +45,11 @@ func injectedStatus(f Fault) reply {
 		message = "Error " + strconv.Itoa(f.Status) // a code net/http has no name for
 	}
 	rep := errorReply(f.Status, message, "injected by the mock server (fault "+string(f.Kind)+")")
-	if f.RetryAfter > 0 || f.Status == http.StatusTooManyRequests {
-		rep.retryAfter = retryAfterSeconds(f.RetryAfter)
+	switch {
+	case f.RetryAfterZero:
+		rep.retryAfter = "0" // retry at once: lets a client test honour a 429 without waiting
+	case f.RetryAfter > 0 || f.Status == http.StatusTooManyRequests:
+		rep.retryAfter = strconv.Itoa(retryAfterSeconds(f.RetryAfter))
 	}
 	return rep
 }

@@ -45,8 +45,9 @@
 // status with or without Retry-After, added latency, a connection closed
 // before the request is processed, a reset after it was processed, a
 // truncated, non-JSON or trickling body. The journal records for each
-// request whether it was processed and which fault struck, so a test can
-// tell "the server did not act" from "the client did not hear".
+// request whether it was processed, what the endpoint answered, what the
+// client was sent and which fault struck, so a test can tell "the server
+// did not act" from "the client did not hear".
 //
 // # Other languages
 //

@@ -19,8 +19,8 @@ type FaultKind string
 // client's retry policy must get right.
 const (
 	// FaultStatus answers Status (429, 500, 502, 503, 504...) in the error
-	// format, with Retry-After for 429 or when RetryAfter is set. Not
-	// processed, unless AfterProcessing.
+	// format, with Retry-After for 429 or when RetryAfter or RetryAfterZero
+	// is set. Not processed, unless AfterProcessing.
 	FaultStatus FaultKind = "status"
 	// FaultLatency waits Delay, then serves the request normally.
 	FaultLatency FaultKind = "latency"
@@ -45,7 +45,8 @@ var faultKinds = []FaultKind{FaultStatus, FaultLatency, FaultClose, FaultReset, 
 type Fault struct {
 	Kind            FaultKind     // what goes wrong
 	Status          int           // FaultStatus: the status to answer
-	RetryAfter      time.Duration // FaultStatus: Retry-After (429 sends 1s if unset)
+	RetryAfter      time.Duration // FaultStatus: Retry-After, whole seconds rounded up (429 sends 1s if unset)
+	RetryAfterZero  bool          // FaultStatus: send "Retry-After: 0" (RetryAfter must be 0): a 429 a client may retry at once
 	Delay           time.Duration // FaultLatency: added wait; FaultSlowBody: time to send the body (1s if unset)
 	AfterProcessing bool          // FaultStatus: run the endpoint first, then answer Status anyway
 }

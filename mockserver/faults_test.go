@@ -107,7 +107,42 @@ func TestStatusAfterProcessingCreatesTheJob(t *testing.T) {
 	assert.Len(t, s.Jobs(), 1, "the server acted although the client saw 504")
 	e := s.Journal()[0]
 	assert.True(t, e.Processed)
-	assert.Equal(t, 504, e.Status)
+	assert.Equal(t, 504, e.Status, "what the client got")
+	assert.Equal(t, 201, e.EndpointStatus, "what the endpoint did: the job was created")
+}
+
+// TestJournalTellsWhetherAProcessedStatusFaultCreatedTheJob: under a
+// "processed" status fault the client always sees the injected status, so
+// only EndpointStatus tells a created job (201) from a refused request (429
+// from the rate limiter) that the endpoint also "processed".
+func TestJournalTellsWhetherAProcessedStatusFaultCreatedTheJob(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobRateLimit(1, time.Hour))
+	for range 2 {
+		r := h.do("POST", h.jobsPath(""), `{"prompt":"x"}`, mockserver.FaultHeader, "status=504,processed")
+		require.Equal(t, http.StatusGatewayTimeout, r.Status)
+	}
+	require.Len(t, h.s.Jobs(), 1, "the second request was over the limit")
+
+	// Over the control API too, for tests in other languages.
+	var journal struct {
+		Entries []struct {
+			Status         int  `json:"status"`
+			Processed      bool `json:"processed"`
+			EndpointStatus int  `json:"endpointStatus"`
+		} `json:"entries"`
+	}
+	h.do("GET", "/_mock/journal", "").decode(t, &journal)
+	require.Len(t, journal.Entries, 2)
+	for i, want := range []int{http.StatusCreated, http.StatusTooManyRequests} {
+		e := journal.Entries[i]
+		assert.Equal(t, http.StatusGatewayTimeout, e.Status, i)
+		assert.True(t, e.Processed, i)
+		assert.Equal(t, want, e.EndpointStatus, i)
+	}
+	for i, e := range h.s.Journal() {
+		assert.Equal(t, journal.Entries[i].EndpointStatus, e.EndpointStatus)
+	}
 }
 
 func TestConnectionFaults(t *testing.T) {
@@ -174,6 +209,11 @@ func TestConnectionFaults(t *testing.T) {
 					require.Len(t, e, 1)
 					assert.Equal(t, tc.processed, e[0].Processed)
 					assert.Equal(t, string(rule.Kind), e[0].Fault)
+					if tc.processed {
+						assert.Equal(t, http.StatusCreated, e[0].EndpointStatus)
+					} else {
+						assert.Zero(t, e[0].EndpointStatus)
+					}
 
 					after := call(t, hc, s, "POST", createPath(s), `{"prompt":"y"}`)
 					require.NoError(t, after.doErr)
@@ -341,4 +381,128 @@ func TestSlowBodyStopsWhenTheClientGivesUp(t *testing.T) {
 	time.AfterFunc(50*time.Millisecond, cancel)
 	_, err = io.ReadAll(resp.Body)
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// TestDepartingClientCutsLatencyShort: net/http notices a client that hung
+// up only once the handler has read the request body, so a POST under an
+// injected delay used to sit out the delay and then be processed for nobody.
+// Every route, body or not, must drop the request when the client leaves.
+func TestDepartingClientCutsLatencyShort(t *testing.T) {
+	t.Parallel()
+	s := mockserver.Start(t)
+	created := call(t, s.Client(), s, "POST", createPath(s), `{"prompt":"first"}`)
+	require.Equal(t, http.StatusCreated, created.resp.StatusCode)
+	id := s.Jobs()[0].ID
+
+	routes := []struct{ name, method, path, body string }{
+		{mockserver.RouteCreateJob, "POST", createPath(s), `{"prompt":"late"}`},
+		{mockserver.RouteFollowUp, "POST", createPath(s) + "/" + id + "/message", `{"prompt":"late"}`},
+		{mockserver.RouteGetJob, "GET", createPath(s) + "/" + id, ""},
+	}
+	for _, rt := range routes {
+		for name, hc := range transports(t, s) {
+			t.Run(rt.name+"/"+name, func(t *testing.T) {
+				s.ClearJournal()
+				ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+				defer cancel()
+				req, err := http.NewRequestWithContext(ctx, rt.method, s.URL()+rt.path, strings.NewReader(rt.body))
+				require.NoError(t, err)
+				req.Header.Set("Authorization", "Bearer "+s.APIKey())
+				req.Header.Set(mockserver.FaultHeader, "latency=1h")
+				_, err = hc.Do(req)
+				require.ErrorIs(t, err, context.DeadlineExceeded)
+
+				// The server drops the request as soon as it notices, not
+				// after the hour (the test's Close would end it before).
+				require.Eventually(t, func() bool { return len(s.Journal()) == 1 }, 5*time.Second, 5*time.Millisecond,
+					"the delay was not cut short")
+				e := s.Journal()[0]
+				assert.Equal(t, rt.name, e.Route)
+				assert.Equal(t, string(mockserver.FaultLatency), e.Fault)
+				assert.False(t, e.Processed, "a request whose client left is not processed")
+				assert.Zero(t, e.Status)
+				jobs := s.Jobs()
+				require.Len(t, jobs, 1, "no job created")
+				assert.Empty(t, jobs[0].FollowUps, "no follow-up accepted")
+			})
+		}
+	}
+}
+
+// TestLatencyKeepsTheRequestBody: the body read before the delay still
+// reaches the endpoint whole, and the size limit still holds.
+func TestLatencyKeepsTheRequestBody(t *testing.T) {
+	t.Parallel()
+	s := mockserver.Start(t)
+	for name, hc := range transports(t, s) {
+		t.Run(name, func(t *testing.T) {
+			s.Reset()
+			o := call(t, hc, s, "POST", createPath(s), `{"prompt":"kept"}`, mockserver.FaultHeader, "latency=1ms")
+			require.NoError(t, o.doErr)
+			require.Equal(t, http.StatusCreated, o.resp.StatusCode, "body: %s", o.body)
+			require.Len(t, s.Jobs(), 1)
+			assert.Equal(t, "kept", s.Jobs()[0].Prompt)
+
+			// Chunked, so that only reading tells it is too large.
+			big := `{"prompt":"` + strings.Repeat("a", 1<<20) + `"}`
+			req, err := http.NewRequest("POST", s.URL()+createPath(s), io.MultiReader(strings.NewReader(big)))
+			require.NoError(t, err)
+			req.Header.Set("Authorization", "Bearer "+s.APIKey())
+			req.Header.Set(mockserver.FaultHeader, "latency=1ms")
+			resp, err := hc.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+			assert.Len(t, s.Jobs(), 1)
+		})
+	}
+}
+
+// TestRetryAfterZero: a 429 may say "retry at once", so that a client test
+// honouring Retry-After does not wait a second; 0 must not fall back to the
+// 1s default. The spec, the Go rule and the control API all express it.
+func TestRetryAfterZero(t *testing.T) {
+	t.Parallel()
+	rule, err := mockserver.ParseFault("route=visitors,status=429,retry-after=0,times=1")
+	require.NoError(t, err)
+	assert.Equal(t, mockserver.FaultRule{Route: mockserver.RouteVisitors, Times: 1,
+		Fault: mockserver.Fault{Kind: mockserver.FaultStatus, Status: 429, RetryAfterZero: true}}, rule)
+	assert.Equal(t, "route=visitors,status=429,retry-after=0,times=1", rule.String())
+	for _, spec := range []string{"status=429,retry-after=0s", "status=429,retry-after=30,retry-after=0"} {
+		r, err := mockserver.ParseFault(spec)
+		require.NoError(t, err, spec)
+		assert.True(t, r.RetryAfterZero, spec)
+		assert.Zero(t, r.RetryAfter, spec)
+	}
+	r, err := mockserver.ParseFault("status=429,retry-after=0,retry-after=2")
+	require.NoError(t, err)
+	assert.False(t, r.RetryAfterZero, "the last value wins")
+
+	h := setup(t)
+	visitors := h.visitorsPath("")
+	check := func(how string, headers ...string) {
+		t.Helper()
+		res := h.do("GET", visitors, "", headers...)
+		assert.Equal(t, http.StatusTooManyRequests, res.Status, how)
+		assert.Equal(t, []string{"0"}, res.Header.Values("Retry-After"), how)
+	}
+	check("header", mockserver.FaultHeader, "status=429,retry-after=0")
+
+	require.NoError(t, h.s.InjectFault(mockserver.FaultRule{Route: mockserver.RouteVisitors, Times: 1,
+		Fault: mockserver.Fault{Kind: mockserver.FaultStatus, Status: 429, RetryAfterZero: true}}))
+	check("Go rule")
+	assert.Error(t, h.s.InjectFault(mockserver.FaultRule{
+		Fault: mockserver.Fault{Kind: mockserver.FaultStatus, Status: 429, RetryAfter: time.Second, RetryAfterZero: true}}))
+
+	res := h.do("POST", "/_mock/faults", `{"faults":["route=visitors,status=429,retry-after=0,times=1"]}`)
+	require.Equal(t, http.StatusOK, res.Status, "body: %s", res.Body)
+	var list struct {
+		Faults []string `json:"faults"`
+	}
+	res.decode(t, &list)
+	assert.Equal(t, []string{"route=visitors,status=429,retry-after=0,times=1"}, list.Faults, "listed as given")
+	check("control API")
+
+	assert.Equal(t, "1", h.do("GET", visitors, "", mockserver.FaultHeader, "status=429").Header.Get("Retry-After"),
+		"unset still means 1s")
 }

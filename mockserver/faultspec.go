@@ -14,6 +14,7 @@ import (
 //
 //	status=503                    answer 503 (not processed)
 //	status=429,retry-after=30s    answer 429 with Retry-After: 30
+//	status=429,retry-after=0      answer 429 with Retry-After: 0
 //	status=504,processed          create the job, then answer 504
 //	latency=250ms  slow=2s        delay the answer; trickle the body
 //	close  reset  truncate  html  the other kinds, by name
@@ -54,6 +55,8 @@ func ParseFault(spec string) (FaultRule, error) {
 			rule.Status, err = strconv.Atoi(value)
 		case "retry-after":
 			rule.RetryAfter, err = parseSeconds(value)
+			// 0 is a value to send, not "unset": a 429 would default to 1s.
+			rule.RetryAfterZero = err == nil && rule.RetryAfter == 0
 		case "delay":
 			rule.Delay, err = time.ParseDuration(value)
 		case "latency":
@@ -106,6 +109,9 @@ func (r FaultRule) validate() error {
 	if r.Delay < 0 || r.RetryAfter < 0 {
 		errs = append(errs, errors.New("durations must not be negative"))
 	}
+	if r.RetryAfterZero && r.RetryAfter != 0 {
+		errs = append(errs, errors.New("RetryAfterZero and a non-zero RetryAfter contradict each other"))
+	}
 	if r.AfterProcessing && r.Kind != FaultStatus {
 		errs = append(errs, errors.New("processed applies to status faults only"))
 	}
@@ -129,6 +135,8 @@ func (r FaultRule) String() string {
 		items = append(items, "status="+strconv.Itoa(r.Status))
 		if r.RetryAfter > 0 {
 			items = append(items, "retry-after="+r.RetryAfter.String())
+		} else if r.RetryAfterZero {
+			items = append(items, "retry-after=0")
 		}
 		if r.AfterProcessing {
 			items = append(items, "processed")

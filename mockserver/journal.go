@@ -12,22 +12,28 @@ import (
 // Control-API requests are not journaled, so counts reflect only what the
 // client under test did.
 //
-// Processed and Status together let a test prove whether the server acted:
+// Processed and EndpointStatus let a test prove whether the server acted:
 // Processed is false when a fault answered or dropped the request before the
-// endpoint ran; Status is what the endpoint produced even when a fault
-// (reset, truncate) kept it from reaching the client.
+// endpoint ran (close, status without AfterProcessing, a client that left
+// during a latency delay, an invalid FaultHeader); EndpointStatus is what
+// the endpoint answered (201: the job was created), whatever the client got.
+// Status is the status sent to the client: for a status fault the injected
+// one, so under AfterProcessing it differs from EndpointStatus (504 and
+// 201); for reset, the endpoint's status that the reset kept from the
+// client; 0 when no response was produced.
 type JournalEntry struct {
-	Time      time.Time     `json:"time"`            // server clock when the request was handled
-	Method    string        `json:"method"`          // as sent
-	Path      string        `json:"path"`            // decoded, as routed
-	Query     string        `json:"query,omitempty"` // raw, as sent
-	Route     string        `json:"route"`           // a Route* name; "" when no route matched
-	Status    int           `json:"status"`          // 0 when no response was produced
-	Processed bool          `json:"processed"`       // the endpoint ran (see above)
-	Fault     string        `json:"fault,omitempty"` // the FaultKind applied, if any
-	RequestID string        `json:"requestId"`       // also sent in RequestIDHeader
-	Auth      string        `json:"auth,omitempty"`  // the Authorization scheme, secret redacted
-	Duration  time.Duration `json:"durationNs"`      // wall time spent serving, before delivery
+	Time           time.Time     `json:"time"`                     // server clock when the request was handled
+	Method         string        `json:"method"`                   // as sent
+	Path           string        `json:"path"`                     // decoded, as routed
+	Query          string        `json:"query,omitempty"`          // raw, as sent
+	Route          string        `json:"route"`                    // a Route* name; "" when no route matched
+	Status         int           `json:"status"`                   // sent to the client; 0 when no response was produced
+	Processed      bool          `json:"processed"`                // the endpoint ran (see above)
+	EndpointStatus int           `json:"endpointStatus,omitempty"` // the endpoint's answer, even if replaced; 0 if it did not run
+	Fault          string        `json:"fault,omitempty"`          // the FaultKind applied, if any
+	RequestID      string        `json:"requestId"`                // also sent in RequestIDHeader
+	Auth           string        `json:"auth,omitempty"`           // the Authorization scheme, secret redacted
+	Duration       time.Duration `json:"durationNs"`               // wall time spent serving, before delivery
 }
 
 // journal is a bounded ring: a long-lived standalone server must not grow
@@ -96,6 +102,9 @@ func (s *Server) logRequest(e *JournalEntry) {
 	}
 	if e.Fault != "" {
 		attrs = append(attrs, slog.String("fault", e.Fault), slog.Bool("processed", e.Processed))
+		if e.EndpointStatus != 0 && e.EndpointStatus != e.Status {
+			attrs = append(attrs, slog.Int("endpoint_status", e.EndpointStatus))
+		}
 	}
 	s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
 }

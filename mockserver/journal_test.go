@@ -28,7 +28,7 @@ func TestJournalRecordsRequestsWithoutTheKey(t *testing.T) {
 	require.Len(t, entries, 4)
 	assert.Equal(t, mockserver.JournalEntry{
 		Time: epoch, Method: "POST", Path: h.jobsPath(""), Route: mockserver.RouteCreateJob,
-		Status: http.StatusCreated, Processed: true, RequestID: entries[0].RequestID,
+		Status: http.StatusCreated, Processed: true, EndpointStatus: http.StatusCreated, RequestID: entries[0].RequestID,
 		Auth: "Bearer mint_***", Duration: entries[0].Duration,
 	}, entries[0])
 	assert.Equal(t, mockserver.RouteGetJob, entries[1].Route)

@@ -1,7 +1,9 @@
 package mockserver
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -34,9 +36,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	f, rep, ok := s.chooseFault(r, rt)
 	if ok && f.Kind == FaultLatency {
 		e.Fault = string(f.Kind)
+		bufferBody(r)
 		if !sleep(r.Context(), s.ctx, f.Delay) {
 			// The client left or the server is closing: drop the request
-			// unanswered, as a dying server would.
+			// unanswered and unprocessed, as a dying server would.
 			e.Time = s.Now()
 			s.record(&e, started)
 			closeConn(w, r, false)
@@ -55,8 +58,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		rep = injectedStatus(f)
 	default:
 		rep = s.process(w, r, rt, e.Time)
-		e.Processed = true
-		if f.Kind == FaultStatus {
+		e.Processed, e.EndpointStatus = true, rep.status
+		if f.Kind == FaultStatus { // AfterProcessing: the client gets the fault, the journal keeps both
 			rep.release()
 			rep = injectedStatus(f)
 		}
@@ -114,10 +117,36 @@ func setHeaders(w http.ResponseWriter, rep reply) {
 		h["Content-Type"] = jsonContentType
 	}
 	h["Content-Length"] = []string{strconv.Itoa(len(rep.body))}
-	if rep.retryAfter > 0 {
-		h["Retry-After"] = []string{strconv.Itoa(rep.retryAfter)}
+	if rep.retryAfter != "" {
+		h["Retry-After"] = []string{rep.retryAfter}
 	}
 }
+
+// bufferBody reads the request body into memory and puts an identical
+// stream back for the endpoint. net/http watches the connection (and
+// cancels r.Context() when the client goes) only once the handler has read
+// the body to its end, so without this a POST under an injected delay would
+// sit out the whole delay and then be processed for a client long gone.
+// A body declared over the limit is left alone: the endpoint refuses it
+// unread. The read stops one byte past the limit, as MaxBytesReader does.
+func bufferBody(r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength > maxBodyBytes {
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	var rest io.Reader = r.Body // what is left past the limit, if anything
+	if err != nil {
+		rest = errReader{err} // the endpoint sees the same failure
+	}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), rest), r.Body}
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // sleep waits d unless the request or the server ends first; it reports
 // whether the full wait happened. Injected delays must never outlive Close.

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -81,7 +82,7 @@ func (s *Server) admit(kind limitKind, c *call) (reply, bool) {
 	secs := retryAfterSeconds(wait)
 	rep := errorReply(http.StatusTooManyRequests, "Rate limit exceeded",
 		fmt.Sprintf("at most %d %s every %s; retry in %d seconds", lim.n, what, lim.per, secs))
-	rep.retryAfter = secs
+	rep.retryAfter = strconv.Itoa(secs)
 	return rep, false
 }
 

@@ -12,7 +12,7 @@ import (
 type reply struct {
 	status     int
 	body       []byte
-	retryAfter int     // seconds for the Retry-After header; 0 sends none
+	retryAfter string  // the Retry-After header ("0" is a valid value); "" sends none
 	html       bool    // body is text/html rather than JSON
 	buf        *[]byte // pooled storage behind body, recycled once written
 }
