@@ -27,7 +27,7 @@ import (
 // through the SDK's row iterator and through a hand-written net/http +
 // encoding/json loop over the same bodies, so the difference is the SDK's
 // own cost: go-querystring, retryablehttp, the iterators, and the repeat
-// filter. See ANALYTICS-notes.md for figures and how to reproduce them.
+// filter. See BENCHMARKS.md for figures and how to reproduce them.
 
 const (
 	benchPageSize = 250
