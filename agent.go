@@ -108,6 +108,9 @@ const (
 	// retries) before PollJob gives up, so a hard failure surfaces in about a
 	// minute instead of at the caller's deadline.
 	maxFailedPolls = 3
+	// maxPollInterval bounds WithMaxPollInterval, which keeps the interval
+	// arithmetic far from overflow.
+	maxPollInterval = 24 * time.Hour
 )
 
 // WithPollInterval sets the first wait between polls (default 5s). Later
@@ -116,7 +119,7 @@ func WithPollInterval(d time.Duration) PollOption {
 	return func(p *pollConfig) { p.interval = d }
 }
 
-// WithMaxPollInterval caps the wait between polls (default 30s).
+// WithMaxPollInterval caps the wait between polls (default 30s, at most 24h).
 func WithMaxPollInterval(d time.Duration) PollOption {
 	return func(p *pollConfig) { p.maxInterval = d }
 }
@@ -144,8 +147,8 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	if cfg.interval <= 0 || cfg.maxInterval < cfg.interval {
-		return nil, invalidf("poll intervals %s..%s: want 0 < first <= max", cfg.interval, cfg.maxInterval)
+	if cfg.interval <= 0 || cfg.maxInterval < cfg.interval || cfg.maxInterval > maxPollInterval {
+		return nil, invalidf("poll intervals %s..%s: want 0 < first <= max <= %s", cfg.interval, cfg.maxInterval, maxPollInterval)
 	}
 
 	interval := cfg.interval

@@ -49,7 +49,7 @@ func (p VisitorsParams) encode() (string, error) {
 		return "", invalidf("offset %d is negative", p.Offset)
 	case !inRFC3339Range(p.DateFrom) || !inRFC3339Range(p.DateTo):
 		return "", invalidf("dates %s..%s: years must be 0000 to 9999", p.DateFrom, p.DateTo)
-	case !p.DateFrom.IsZero() && !p.DateTo.IsZero() && !p.DateFrom.Before(p.DateTo):
+	case !p.DateFrom.IsZero() && !p.DateTo.IsZero() && !asSent(p.DateFrom).Before(asSent(p.DateTo)):
 		return "", invalidf("DateFrom %s is not before DateTo %s (DateTo is exclusive)",
 			queryDate(p.DateFrom), queryDate(p.DateTo))
 	}
@@ -92,13 +92,29 @@ func queryDate(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	if h, m, s := t.Clock(); h == 0 && m == 0 && s == 0 && t.Nanosecond() == 0 {
+	if isMidnight(t) {
 		return t.Format(time.DateOnly)
 	}
 	if _, offset := t.Zone(); offset%60 != 0 {
 		t = t.UTC() // RFC 3339 offsets have no seconds (old local mean times do)
 	}
 	return t.Format(time.RFC3339Nano)
+}
+
+func isMidnight(t time.Time) bool {
+	h, m, s := t.Clock()
+	return h == 0 && m == 0 && s == 0 && t.Nanosecond() == 0
+}
+
+// asSent is the instant the server reads from queryDate(t): a calendar day
+// means its UTC midnight, whatever t's location. Validation compares these,
+// so it rejects exactly what the server would.
+func asSent(t time.Time) time.Time {
+	if isMidnight(t) {
+		y, m, d := t.Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	return t
 }
 
 // VisitorCounts are distinct visitors by kind of traffic. Total counts a

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -260,6 +261,10 @@ func TestVisitorsValidationSendsNoRequest(t *testing.T) {
 		{"empty range", mintlify.VisitorsParams{DateFrom: day, DateTo: day}},
 		{"the same instant in two zones", mintlify.VisitorsParams{DateFrom: day, DateTo: day.In(time.FixedZone("X", 3600))}},
 		{"reversed range", mintlify.VisitorsParams{DateFrom: day, DateTo: day.AddDate(0, 0, -1)}},
+		// Sent as "2024-05-01", which the server reads as UTC midnight: after DateTo.
+		{"a local midnight sent as a later UTC day", mintlify.VisitorsParams{
+			DateFrom: time.Date(2024, 5, 1, 0, 0, 0, 0, time.FixedZone("E", 5*3600)),
+			DateTo:   time.Date(2024, 4, 30, 20, 0, 0, 0, time.UTC)}},
 		{"a year RFC 3339 cannot write", mintlify.VisitorsParams{DateTo: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}},
 		{"a year RFC 3339 cannot write in UTC", mintlify.VisitorsParams{DateTo: time.Date(9999, 12, 31, 23, 30, 0, 0, time.FixedZone("W", -3600))}},
 	}
@@ -556,21 +561,21 @@ func TestVisitorsDropRepeatedPaths(t *testing.T) {
 func TestVisitorsDropRepeatsAcrossLongWalks(t *testing.T) {
 	t.Parallel()
 	c, mock := newVisitorsClient(t)
-	// 1,000 distinct rows, then the first 250 again: what a server or cache
-	// that ignores offset sends. Each row comes once, then the walk stops
-	// instead of spending the quota on repeats.
+	// 1,000 distinct rows, then three pages of them again: what a server or
+	// cache that ignores offset sends. Each row comes once, then the walk
+	// stops instead of spending the quota on repeats.
 	var all []string
 	for i := range 1000 {
 		all = append(all, fmt.Sprintf("/p%d", i))
 	}
-	export := &fakeVisitorsExport{rows: visitorRowsNamed(append(all, all[:250]...)...)}
+	export := &fakeVisitorsExport{rows: visitorRowsNamed(append(all, all[:800]...)...)}
 	mock.RegisterResponder("GET", visitorsURL, export.respond)
 
 	rows, err := collectVisitors(t, c.Visitors(context.Background(), mintlify.VisitorsParams{}))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "whole page repeated")
+	assert.Contains(t, err.Error(), "3 pages in a row repeated")
 	assert.Equal(t, all, visitorPaths(rows))
-	assert.Equal(t, 5, mock.GetTotalCallCount())
+	assert.Equal(t, 7, mock.GetTotalCallCount())
 }
 
 func TestVisitorsPathEscaping(t *testing.T) {
@@ -675,4 +680,26 @@ func FuzzVisitorsParams(f *testing.F) {
 			}
 		}
 	})
+}
+
+// With a tiny Limit one row moving down one place repeats a whole page:
+// that repeat is dropped and the walk goes on (only pages repeated again
+// and again mean the server ignores offset).
+func TestVisitorsSmallLimitSurvivesARepeatedPage(t *testing.T) {
+	t.Parallel()
+	c, mock := newVisitorsClient(t)
+	export := &fakeVisitorsExport{rows: visitorRowsNamed("/a", "/b", "/c")}
+	moved := &fakeVisitorsExport{rows: visitorRowsNamed("/b", "/a", "/c")}
+	var calls atomic.Int32
+	mock.RegisterResponder("GET", visitorsURL, func(req *http.Request) (*http.Response, error) {
+		if calls.Add(1) == 1 {
+			return export.respond(req)
+		}
+		return moved.respond(req) // "/b" overtook "/a" after the first page
+	})
+
+	rows, err := collectVisitors(t, c.Visitors(context.Background(), mintlify.VisitorsParams{Limit: 1}))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"/a", "/c"}, visitorPaths(rows), "the repeat is dropped; /b moved up past the walk, as offset pagination allows")
+	assert.EqualValues(t, 3, calls.Load())
 }

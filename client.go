@@ -41,12 +41,11 @@ const (
 // Client calls the API for one project. It is safe for concurrent use; make
 // one and share it, so connections are reused.
 type Client struct {
-	baseURL      string // no trailing slash
-	projectID    string
-	cred         func() credential // a closure: no fmt verb or reflection can print the key
-	userAgent    []string
-	retryWaitMax time.Duration
-	get, post    *retryablehttp.Client // the same transport, two retry policies
+	baseURL   string // no trailing slash
+	projectID string
+	cred      func() credential // a closure: no fmt verb or reflection can print the key
+	userAgent []string
+	get, post *retryablehttp.Client // the same transport, two retry policies
 
 	jobsPath     string // "/v2/agent/{projectId}/job", escaped
 	visitorsPath string // "/v1/analytics/{projectId}/visitors", escaped
@@ -109,8 +108,8 @@ func WithRetryWait(minWait, maxWait time.Duration) Option {
 // the server's logs can tell your program apart.
 func WithUserAgent(suffix string) Option { return func(c *config) { c.userAgentSuffix = suffix } }
 
-// WithLogger logs each attempt and retry at debug level, errors at error
-// level. The default logs nothing. Lines carry the method and URL, never a
+// WithLogger logs each call and each retry at debug level, failed attempts
+// at error level. The default logs nothing. Lines carry the method and URL, never a
 // header, so the key cannot appear in them.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
@@ -135,7 +134,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	base, err := parseBaseURL(cfg.baseURL)
+	base, err := parseBaseURL(cfg.baseURL, cfg.apiKey)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +174,6 @@ func NewClient(opts ...Option) (*Client, error) {
 		projectID:    cfg.projectID,
 		cred:         sealed(credential{key: cfg.apiKey, header: []string{"Bearer " + cfg.apiKey}}),
 		userAgent:    []string{ua},
-		retryWaitMax: cfg.retryWaitMax,
 		get:          newRetrier(idempotentPolicy),
 		post:         newRetrier(nonIdempotentPolicy),
 		jobsPath:     "/v2/agent/" + project + "/job",
@@ -230,29 +228,38 @@ func checkSegment(what, s string) error {
 	return nil
 }
 
-func parseBaseURL(raw string) (string, error) {
+// parseBaseURL checks the base URL. Its errors show the URL with any
+// password and any copy of the key taken out, for keys end up in odd places.
+func parseBaseURL(raw, key string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", invalidf("base URL is not a URL: %v", err)
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			err = ue.Err // without the URL itself
+		}
+		return "", invalidf("base URL is not a URL: %s", scrub(err.Error(), key))
 	}
+	shown := scrub(u.Redacted(), key)
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", invalidf("base URL %q must be an absolute http or https URL", u.Redacted())
+		return "", invalidf("base URL %q must be an absolute http or https URL", shown)
 	}
 	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.RawFragment != "" {
-		return "", invalidf("base URL %q must not have a query or fragment", u.Redacted())
+		return "", invalidf("base URL %q must not have a query or fragment", shown)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }
 
-var (
-	acceptJSON  = []string{"application/json"}
-	contentJSON = []string{"application/json"}
-)
+var jsonMediaType = []string{"application/json"}
 
 // call is the one request path every endpoint goes through: build, send with
 // retries, decode a 2xx body into a new T, map anything else to an error.
 // body is nil for requests without one.
 func call[T any](ctx context.Context, c *Client, method, path, query string, body []byte) (*T, error) {
+	if ctx == nil {
+		return nil, invalidf("nil context")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("mintlify: %w", err) // nothing was sent
+	}
 	target := c.baseURL + path
 	if query != "" {
 		target += "?" + query
@@ -268,32 +275,33 @@ func call[T any](ctx context.Context, c *Client, method, path, query string, bod
 	// Shared read-only slices: setting them costs no allocation per call.
 	cred := c.cred()
 	req.Header["Authorization"] = cred.header
-	req.Header["Accept"] = acceptJSON
+	req.Header["Accept"] = jsonMediaType
 	req.Header["User-Agent"] = c.userAgent
 	if body != nil {
-		req.Header["Content-Type"] = contentJSON
+		req.Header["Content-Type"] = jsonMediaType
 	}
 
-	r := &reader[T]{key: cred.key}
-	req.SetResponseHandler(r.read)
+	var out T
+	req.SetResponseHandler(func(resp *http.Response) error { return decodeSuccess(resp, &out) })
 	retrier := c.get
 	if method != http.MethodGet {
 		retrier = c.post
 	}
+	// Whatever the attempts were, only the final answer counts: the retry
+	// layer drains and closes the others.
 	resp, err := retrier.Do(req)
+	if resp != nil {
+		defer resp.Body.Close()
+	}
 	switch {
 	case err != nil:
 		return nil, c.sendError(method, err)
-	case r.apiErr == nil && (resp.StatusCode < 200 || resp.StatusCode > 299):
-		// Retries ran out on a retryable status: the handler never saw it.
-		defer resp.Body.Close()
-		r.apiErr = newAPIError(resp, cred.key)
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		apiErr := newAPIError(resp, cred.key)
+		apiErr.outcomeUnknown = method != http.MethodGet && gatewayMayHaveActed(resp.StatusCode)
+		return nil, apiErr
 	}
-	if r.apiErr != nil {
-		r.apiErr.outcomeUnknown = method != http.MethodGet && gatewayMayHaveActed(r.apiErr.StatusCode)
-		return nil, r.apiErr
-	}
-	return &r.out, nil
+	return &out, nil
 }
 
 // gatewayMayHaveActed lists the 5xx answers that can follow a request the
@@ -304,28 +312,20 @@ func gatewayMayHaveActed(code int) bool {
 		code == http.StatusGatewayTimeout
 }
 
-// reader is the response handler: retryablehttp calls it inside its retry
-// loop, so a 2xx whose body cannot be read or decoded is retried (for GETs)
-// like any other transient failure.
-type reader[T any] struct {
-	out    T
-	apiErr *APIError
-	key    string
-}
-
-func (r *reader[T]) read(resp *http.Response) error {
-	defer resp.Body.Close()
+// decodeSuccess is the response handler: retryablehttp calls it inside its
+// retry loop, so a 2xx whose body cannot be read or decoded is retried (for
+// GETs) like any other transient failure. Other answers are left for call,
+// which turns the final one into an *APIError. It closes nothing: the retry
+// layer drains the bodies of the attempts it retries, call closes the last.
+func decodeSuccess[T any](resp *http.Response, out *T) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		// Kept aside rather than returned: an error here would make the
-		// retry layer close every idle connection of the transport.
-		r.apiErr = newAPIError(resp, r.key)
 		return nil
 	}
 	var zero T
-	r.out = zero // a retried body must not inherit fields from a broken one
+	*out = zero // a retried body must not inherit fields from a broken one
 	// Bounded, so an endless body costs neither unbounded memory nor time.
 	body := &io.LimitedReader{R: resp.Body, N: maxResponseBody + 1}
-	err := json.NewDecoder(body).Decode(&r.out)
+	err := json.NewDecoder(body).Decode(out)
 	if err == nil {
 		_, err = io.Copy(io.Discard, body) // to EOF, so the connection is reused
 	}

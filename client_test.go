@@ -900,6 +900,7 @@ func TestDefaultClientRefusesRedirects(t *testing.T) {
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode)
+	assert.ErrorIs(t, err, ErrBadRequest, "every answer outside 2xx has a sentinel")
 	assert.Zero(t, leaked.Load(), "the key followed the redirect")
 }
 
@@ -914,4 +915,68 @@ func TestSuccessBodyIsBounded(t *testing.T) {
 	_, err := c.GetJob(context.Background(), "job_1")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "larger than 16 MiB")
+}
+
+// Only the final answer counts. Here the retry policy first sees a 429
+// whose Retry-After is just beyond the maximum wait, but the slow error body
+// takes long enough that, on its second look, the wait fits and the call is
+// retried: the job that retry created must be returned, not the old 429
+// (which would invite the caller to create a second job).
+func TestOnlyTheFinalAnswerCounts(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.Header().Set("Retry-After", time.Now().Add(2*time.Second).UTC().Format(http.TimeFormat))
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.(http.Flusher).Flush()
+			time.Sleep(1500 * time.Millisecond)
+			w.Write([]byte(`{"error":"slow down"}`))
+			return
+		}
+		w.WriteHeader(http.StatusCreated)
+		w.Write([]byte(jobJSON("job_1", JobActive)))
+	}))
+	defer srv.Close()
+	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID("p"), WithBaseURL(srv.URL),
+		WithRetryWait(time.Millisecond, time.Second))
+	require.NoError(t, err)
+
+	job, err := c.CreateJob(context.Background(), "once")
+	if calls.Load() == 2 {
+		require.NoError(t, err, "the retry succeeded, so the call did")
+		assert.Equal(t, "job_1", job.ID)
+	} else {
+		assert.ErrorIs(t, err, ErrRateLimited)
+	}
+}
+
+// A call whose context has already ended sends nothing, so it cannot have
+// acted: not ErrOutcomeUnknown.
+func TestEndedContextSendsNothing(t *testing.T) {
+	t.Parallel()
+	c, mt := newCoreClient(t)
+	mt.RegisterResponder(http.MethodPost, coreJobsURL, respondJob(http.StatusCreated, "job_1", JobActive))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+
+	_, err := c.CreateJob(ctx, "never sent")
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.NotErrorIs(t, err, ErrOutcomeUnknown)
+	assert.Zero(t, mt.GetTotalCallCount())
+}
+
+// Keys end up in odd places; a bad base URL must not print one.
+func TestBaseURLErrorsHideTheKey(t *testing.T) {
+	t.Parallel()
+	for _, base := range []string{
+		"https://user:" + coreAPIKey + "@host:bad",
+		"ftp://api.test/?k=" + coreAPIKey,
+		"https://api.test/" + coreAPIKey + "?x",
+		coreAPIKey,
+	} {
+		_, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID("p"), WithBaseURL(base))
+		require.ErrorIs(t, err, ErrInvalidInput, base)
+		assertNoKey(t, err.Error(), "base URL error")
+	}
 }

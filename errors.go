@@ -20,8 +20,9 @@ var (
 	// ErrInvalidInput reports input the API would reject, caught before any
 	// request is sent.
 	ErrInvalidInput = errors.New("mintlify: invalid input")
-	// ErrBadRequest matches a 4xx answer that no other sentinel covers (400,
-	// 405, 409, 413, 422, ...).
+	// ErrBadRequest matches 400 and every other answer outside 2xx that no
+	// other sentinel covers: 405, 409, 413, 422, ..., and a redirect, which
+	// the API never sends and the default client does not follow.
 	ErrBadRequest = errors.New("mintlify: bad request")
 	// ErrUnauthorized matches 401: the key is missing, malformed or unknown.
 	ErrUnauthorized = errors.New("mintlify: unauthorized")
@@ -104,10 +105,10 @@ func sentinelFor(status int) error {
 		return ErrRateLimited
 	case status >= 500 && status <= 599:
 		return ErrServer
-	case status >= 400 && status <= 499:
-		return ErrBadRequest
+	case status >= 200 && status <= 299:
+		return nil
 	}
-	return nil
+	return ErrBadRequest
 }
 
 // invalidf builds an ErrInvalidInput error. Callers must never pass the key.

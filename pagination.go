@@ -2,10 +2,10 @@ package mintlify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"iter"
+	"math"
 	"slices"
 )
 
@@ -31,6 +31,10 @@ const maxWalkPages = 10_000
 // at least (it remembers up to twice as many). A repeat is dropped when the
 // row moved down fewer places than this between its two appearances.
 const dedupWindow = 2048
+
+// maxRepeatPages is how many pages in a row may hold only rows already
+// yielded before a row walk gives up.
+const maxRepeatPages = 3
 
 // offsetPage is what the pager needs from a page of an offset-paginated
 // endpoint.
@@ -72,6 +76,10 @@ func walkPages[P offsetPage[R], R any](ctx context.Context, start int, fetch fun
 			if !yield(page, nil) || !more {
 				return
 			}
+			if rows > math.MaxInt-offset {
+				yield(zero, fmt.Errorf("mintlify: offset %d plus %d rows overflows", offset, rows))
+				return
+			}
 			offset += rows
 		}
 	}
@@ -84,6 +92,7 @@ func walkPages[P offsetPage[R], R any](ctx context.Context, start int, fetch fun
 func walkRows[P offsetPage[R], R any](pages iter.Seq2[P, error], key func(R) string) iter.Seq2[R, error] {
 	return func(yield func(R, error) bool) {
 		seen := newRecentKeys(dedupWindow)
+		repeats := 0 // pages in a row with nothing new
 		for page, err := range pages {
 			if err != nil {
 				var zero R
@@ -100,11 +109,14 @@ func walkRows[P offsetPage[R], R any](pages iter.Seq2[P, error], key func(R) str
 					return
 				}
 			}
-			if fresh == 0 && len(rows) > 0 {
-				// Only a server (or cache) that ignores offset repeats a
-				// whole page; walking on would spend the quota on nothing.
+			if fresh > 0 || len(rows) == 0 {
+				repeats = 0
+			} else if repeats++; repeats == maxRepeatPages {
+				// Shifting data repeat a page now and then (often, with a
+				// tiny Limit); a server or cache that ignores offset repeats
+				// every page, and walking on would spend the quota on nothing.
 				var zero R
-				yield(zero, errors.New("mintlify: a whole page repeated rows already received: is offset ignored?"))
+				yield(zero, fmt.Errorf("mintlify: %d pages in a row repeated rows already received: is offset ignored?", repeats))
 				return
 			}
 		}

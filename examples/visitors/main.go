@@ -75,9 +75,6 @@ func run(ctx context.Context, p mintlify.VisitorsParams) error {
 	defer s.Close()
 
 	out := csv.NewWriter(os.Stdout)
-	if p.Offset == 0 {
-		_ = out.Write([]string{"path", "human", "ai", "total"})
-	}
 	rows, walkErr := export(ctx, s.Client, p, out)
 	out.Flush() // keep every row received, so that resuming adds exactly the rest
 	if err := out.Error(); err != nil {
@@ -97,11 +94,22 @@ func run(ctx context.Context, p mintlify.VisitorsParams) error {
 
 // export writes every row from p.Offset on and reports progress about once
 // a second, so a long export (many pages, perhaps waiting on retries) shows
-// it is alive.
+// it is alive. A fresh export starts with a header, written only once the
+// first row is in (or the export turns out empty), so that a run that failed
+// at once and is resumed with >> does not leave two headers.
 func export(ctx context.Context, c *mintlify.Client, p mintlify.VisitorsParams, out *csv.Writer) (int, error) {
 	rows, last := 0, time.Now()
+	header := func() error {
+		if p.Offset > 0 || rows > 0 {
+			return nil
+		}
+		return out.Write([]string{"path", "human", "ai", "total"})
+	}
 	for row, err := range c.Visitors(ctx, p) {
 		if err != nil {
+			return rows, err
+		}
+		if err := header(); err != nil {
 			return rows, err
 		}
 		if err := out.Write([]string{row.Path, strconv.Itoa(row.Human), strconv.Itoa(row.AI), strconv.Itoa(row.Total)}); err != nil {
@@ -113,5 +121,5 @@ func export(ctx context.Context, c *mintlify.Client, p mintlify.VisitorsParams, 
 			fmt.Fprintf(os.Stderr, "visitors: %d rows so far (offset %d)\n", rows, p.Offset+rows)
 		}
 	}
-	return rows, nil
+	return rows, header()
 }
