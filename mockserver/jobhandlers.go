@@ -15,15 +15,10 @@ import (
 const maxBodyBytes = 1 << 20
 
 func (s *Server) createJob(c *call) reply {
-	forced, rep, ok := outcomeOverride(c.r)
+	prompt, outcome, rep, ok := s.readRun(c)
 	if !ok {
 		return rep
 	}
-	prompt, rep, ok := readPrompt(c)
-	if !ok {
-		return rep
-	}
-	outcome := s.chooseOutcome(prompt, forced)
 	j := &job{
 		id:        "job_" + randomToken(),
 		project:   c.project,
@@ -41,6 +36,20 @@ func (s *Server) createJob(c *call) reply {
 	return jobReply(http.StatusCreated, j, c.now)
 }
 
+// readRun reads what a create and a follow-up both carry: the prompt, and
+// from it (or from the override header) the outcome of the run it starts.
+func (s *Server) readRun(c *call) (string, Outcome, reply, bool) {
+	forced, rep, ok := outcomeOverride(c.r)
+	if !ok {
+		return "", "", rep, false
+	}
+	prompt, rep, ok := readPrompt(c)
+	if !ok {
+		return "", "", rep, false
+	}
+	return prompt, s.chooseOutcome(prompt, forced), reply{}, true
+}
+
 func (s *Server) getJob(c *call) reply {
 	st := s.jobs
 	st.mu.RLock()
@@ -55,15 +64,10 @@ func (s *Server) getJob(c *call) reply {
 // followUp starts a new run of the job whatever state it is in, except
 // archived: that is final, as in the service.
 func (s *Server) followUp(c *call) reply {
-	forced, rep, ok := outcomeOverride(c.r)
+	prompt, outcome, rep, ok := s.readRun(c)
 	if !ok {
 		return rep
 	}
-	prompt, rep, ok := readPrompt(c)
-	if !ok {
-		return rep
-	}
-	outcome := s.chooseOutcome(prompt, forced)
 
 	st := s.jobs
 	st.mu.Lock()
