@@ -29,21 +29,29 @@ func clearMintlifyEnv(t *testing.T) {
 	t.Setenv(EnvBaseURL, "")
 }
 
-// firstRequestURL makes one GetJob through c and returns the URL it asked
-// for.
-func firstRequestURL(t *testing.T, opts ...Option) string {
+// firstRequest builds a client from opts, makes one GetJob through it and
+// returns the client and the request it sent.
+func firstRequest(t *testing.T, opts ...Option) (*Client, *http.Request) {
 	t.Helper()
 	mt := httpmock.NewMockTransport()
-	var got string
+	var got *http.Request
 	mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-		got = req.URL.String()
+		got = req
 		return respondJob(http.StatusOK, "job_1", JobActive)(req)
 	})
 	c, err := NewClient(append(opts, WithHTTPClient(&http.Client{Transport: mt}))...)
 	require.NoError(t, err)
 	_, err = c.GetJob(context.Background(), "job_1")
 	require.NoError(t, err)
-	return got
+	require.NotNil(t, got)
+	return c, got
+}
+
+// firstRequestURL is the URL of firstRequest's request.
+func firstRequestURL(t *testing.T, opts ...Option) string {
+	t.Helper()
+	_, req := firstRequest(t, opts...)
+	return req.URL.String()
 }
 
 func TestNewClientReadsEnvironment(t *testing.T) {
@@ -51,19 +59,10 @@ func TestNewClientReadsEnvironment(t *testing.T) {
 	t.Setenv(EnvProjectID, "env_project")
 	t.Setenv(EnvBaseURL, "http://127.0.0.1:8080")
 
-	mt := httpmock.NewMockTransport()
-	rec := &coreRecorder{}
-	mt.RegisterNoResponder(rec.wrap(respondJob(http.StatusOK, "job_1", JobActive)))
-	c, err := NewClient(WithHTTPClient(&http.Client{Transport: mt}))
-	require.NoError(t, err)
+	c, req := firstRequest(t)
 	assert.Equal(t, "env_project", c.ProjectID())
-
-	_, err = c.GetJob(context.Background(), "job_1")
-	require.NoError(t, err)
-	reqs := rec.requests()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, "http://127.0.0.1:8080/v2/agent/env_project/job/job_1", reqs[0].URL.String())
-	assert.Equal(t, "Bearer "+coreAPIKey, reqs[0].Header.Get("Authorization"))
+	assert.Equal(t, "http://127.0.0.1:8080/v2/agent/env_project/job/job_1", req.URL.String())
+	assert.Equal(t, "Bearer "+coreAPIKey, req.Header.Get("Authorization"))
 }
 
 func TestNewClientDefaultBaseURL(t *testing.T) {
@@ -77,23 +76,14 @@ func TestNewClientOptionsWinOverEnvironment(t *testing.T) {
 	t.Setenv(EnvProjectID, "env_project")
 	t.Setenv(EnvBaseURL, "http://env.example.test")
 
-	mt := httpmock.NewMockTransport()
-	rec := &coreRecorder{}
-	mt.RegisterNoResponder(rec.wrap(respondJob(http.StatusOK, "job_1", JobActive)))
-	c, err := NewClient(
+	c, req := firstRequest(t,
 		WithAPIKey(coreAPIKey),
 		WithProjectID("opt_project"),
 		WithBaseURL("https://opt.example.test"),
-		WithHTTPClient(&http.Client{Transport: mt}),
 	)
-	require.NoError(t, err)
 	assert.Equal(t, "opt_project", c.ProjectID())
-	_, err = c.GetJob(context.Background(), "job_1")
-	require.NoError(t, err)
-	reqs := rec.requests()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, "https://opt.example.test/v2/agent/opt_project/job/job_1", reqs[0].URL.String())
-	assert.Equal(t, "Bearer "+coreAPIKey, reqs[0].Header.Get("Authorization"))
+	assert.Equal(t, "https://opt.example.test/v2/agent/opt_project/job/job_1", req.URL.String())
+	assert.Equal(t, "Bearer "+coreAPIKey, req.Header.Get("Authorization"))
 }
 
 func TestNewClientRejectsBadConfig(t *testing.T) {
