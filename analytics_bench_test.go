@@ -196,26 +196,33 @@ func rawWalk(hc *http.Client, base string, each func()) (rows int, err error) {
 	}
 }
 
-// BenchmarkVisitorsWalk walks 100,000 rows (400 pages of 250) per op, from
-// a local HTTP server and from memory, with the SDK and with the raw loop.
-// Compare ns/row and allocs/row of sdk and raw within each transport.
-func BenchmarkVisitorsWalk(b *testing.B) {
+// benchTransport is where a benchmark walk reads the prepared pages from.
+type benchTransport struct {
+	name string
+	base string
+	hc   *http.Client
+}
+
+// benchTransports serves the 100,000-row export from a local HTTP server
+// and from memory; the server is closed when the benchmark ends.
+func benchTransports(b *testing.B) []benchTransport {
 	pages := benchPages(benchRows)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(pages[pageIndex(r)])
 	}))
-	defer srv.Close()
-
-	transports := []struct {
-		name string
-		base string
-		hc   *http.Client
-	}{
+	b.Cleanup(srv.Close)
+	return []benchTransport{
 		{"local", srv.URL, srv.Client()},
 		{"memory", "http://bench.invalid", &http.Client{Transport: preparedTransport{pages}}},
 	}
-	for _, tr := range transports {
+}
+
+// BenchmarkVisitorsWalk walks 100,000 rows (400 pages of 250) per op, from
+// a local HTTP server and from memory, with the SDK and with the raw loop.
+// Compare ns/row and allocs/row of sdk and raw within each transport.
+func BenchmarkVisitorsWalk(b *testing.B) {
+	for _, tr := range benchTransports(b) {
 		c := newBenchClient(tr.base, tr.hc)
 		walks := []struct {
 			name string
@@ -256,21 +263,7 @@ func BenchmarkVisitorsWalk(b *testing.B) {
 // the median of their ratios: on a shared machine, where separate runs vary
 // by 10% or more, the pairs see the same conditions.
 func BenchmarkVisitorsWalkPaired(b *testing.B) {
-	pages := benchPages(benchRows)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(pages[pageIndex(r)])
-	}))
-	defer srv.Close()
-	transports := []struct {
-		name string
-		base string
-		hc   *http.Client
-	}{
-		{"local", srv.URL, srv.Client()},
-		{"memory", "http://bench.invalid", &http.Client{Transport: preparedTransport{pages}}},
-	}
-	for _, tr := range transports {
+	for _, tr := range benchTransports(b) {
 		c := newBenchClient(tr.base, tr.hc)
 		timed := func(walk func() (int, error)) time.Duration {
 			start := time.Now()
