@@ -207,7 +207,9 @@ func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*
 // at most 4,096 paths for this, so its memory does not grow with the
 // export. No client can bring back a row the server never sent. After a
 // dropped repeat, the resume offset above is a little early: the new walk
-// may repeat a row, but never skips one.
+// may repeat a row, but never skips one. Three pages in a row that hold
+// nothing new end the walk with an error: that is a server or cache
+// ignoring offset, and walking on would only spend the quota.
 func (c *Client) Visitors(ctx context.Context, p VisitorsParams) iter.Seq2[PathVisitors, error] {
 	return walkRows(c.VisitorPages(ctx, p), func(r PathVisitors) string { return r.Path })
 }

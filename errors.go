@@ -14,8 +14,9 @@ import (
 )
 
 // Sentinel errors, for use with errors.Is. Every *APIError matches exactly one
-// of them by its status code; ErrInvalidInput and ErrOutcomeUnknown come from
-// the client itself.
+// of ErrBadRequest through ErrServer by its status code, and ErrOutcomeUnknown
+// too when it answered a create or follow-up with 500, 502 or 504.
+// ErrInvalidInput comes from the client itself, before any request.
 var (
 	// ErrInvalidInput reports input the API would reject, caught before any
 	// request is sent.
