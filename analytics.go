@@ -42,17 +42,30 @@ type visitorsQuery struct {
 
 // encode validates p as the API would and returns its query string.
 func (p VisitorsParams) encode() (string, error) {
+	if err := p.validate(); err != nil {
+		return "", err
+	}
+	return p.queryString()
+}
+
+// validate rejects, before any request, what the API would reject.
+func (p VisitorsParams) validate() error {
 	switch {
 	case p.Limit < 0 || p.Limit > maxVisitorsLimit:
-		return "", invalidf("limit %d outside 1..%d (0 for the default)", p.Limit, maxVisitorsLimit)
+		return invalidf("limit %d outside 1..%d (0 for the default)", p.Limit, maxVisitorsLimit)
 	case p.Offset < 0:
-		return "", invalidf("offset %d is negative", p.Offset)
+		return invalidf("offset %d is negative", p.Offset)
 	case !inRFC3339Range(p.DateFrom) || !inRFC3339Range(p.DateTo):
-		return "", invalidf("dates %s..%s: years must be 0000 to 9999", p.DateFrom, p.DateTo)
+		return invalidf("dates %s..%s: years must be 0000 to 9999", p.DateFrom, p.DateTo)
 	case !p.DateFrom.IsZero() && !p.DateTo.IsZero() && !asSent(p.DateFrom).Before(asSent(p.DateTo)):
-		return "", invalidf("DateFrom %s is not before DateTo %s (DateTo is exclusive)",
+		return invalidf("DateFrom %s is not before DateTo %s (DateTo is exclusive)",
 			queryDate(p.DateFrom), queryDate(p.DateTo))
 	}
+	return nil
+}
+
+// queryString encodes p, which validate accepted, with go-querystring.
+func (p VisitorsParams) queryString() (string, error) {
 	v, err := query.Values(visitorsQuery{
 		DateFrom: queryDate(p.DateFrom),
 		DateTo:   queryDate(p.DateTo),
@@ -177,9 +190,12 @@ func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*
 		p.Limit = maxVisitorsLimit
 	}
 	start := p.Offset
-	_, err := p.encode() // validates p as given
-	p.Offset = 0
-	q, _ := p.encode() // the walk adds each page's offset: see atOffset
+	err := p.validate()
+	p.Offset = 0 // the walk adds each page's offset: see atOffset
+	var q string
+	if err == nil {
+		q, err = p.queryString()
+	}
 	return walkPages(ctx, start, func(ctx context.Context, offset int) (*VisitorsPage, error) {
 		if err != nil {
 			return nil, err // invalid p: the walk yields it before any request
