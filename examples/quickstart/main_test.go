@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -13,11 +11,8 @@ import (
 
 // The README's first command must keep working on a machine with no key.
 func TestQuickstartRunsAgainstTheMock(t *testing.T) {
-	t.Setenv("MINTLIFY_API_KEY", "")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 
-	out, err := demo.CaptureStdout(t, func() error { return run(ctx) })
+	out, err := demo.RunOnMock(t, run)
 	require.NoError(t, err)
 	assert.Contains(t, out, "created job job_")
 	assert.Regexp(t, `pull request: https://github\.com/\S+/pull/\d+`, out)

@@ -14,13 +14,10 @@ import (
 )
 
 func TestExportsCSVFromTheMock(t *testing.T) {
-	t.Setenv("MINTLIFY_API_KEY", "")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	p, err := params("", time.Now().UTC().AddDate(0, 0, 1).Format(time.DateOnly), 0)
 	require.NoError(t, err)
 
-	out, err := demo.CaptureStdout(t, func() error { return run(ctx, p) })
+	out, err := demo.RunOnMock(t, func(ctx context.Context) error { return run(ctx, p) })
 	require.NoError(t, err)
 	records, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	require.NoError(t, err)

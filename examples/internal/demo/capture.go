@@ -1,10 +1,25 @@
 package demo
 
 import (
+	"context"
 	"io"
 	"os"
 	"testing"
+	"time"
+
+	mintlify "github.com/docsagent/mintlify-go"
 )
+
+// RunOnMock runs an example's run function the way a fresh machine would,
+// with no MINTLIFY_API_KEY (so against the bundled mock server) and a
+// bounded context, and returns what it printed on stdout.
+func RunOnMock(t *testing.T, run func(ctx context.Context) error) (string, error) {
+	t.Helper()
+	t.Setenv(mintlify.EnvAPIKey, "")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return CaptureStdout(t, func() error { return run(ctx) })
+}
 
 // CaptureStdout runs fn with os.Stdout sent to a file and returns what it
 // wrote, so the examples' tests can check their output.
