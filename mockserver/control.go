@@ -217,6 +217,10 @@ func (s *Server) ctlPutOutcome(w http.ResponseWriter, r *http.Request) {
 	s.ctlGetOutcome(w, r)
 }
 
+// maxSyntheticVisits bounds one control-API request: ten million visits
+// take about 160 MB; a typo of a few more digits must not take the machine.
+const maxSyntheticVisits = 10_000_000
+
 func (s *Server) ctlAddVisits(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Project   string  `json:"project"`
@@ -228,6 +232,10 @@ func (s *Server) ctlAddVisits(w http.ResponseWriter, r *http.Request) {
 	}
 	if body.Project == "" {
 		body.Project = s.projectID
+	}
+	if body.Synthetic < 0 || body.Synthetic > maxSyntheticVisits {
+		writeProblem(w, http.StatusBadRequest, fmt.Sprintf("synthetic: want 0 to %d visits", maxSyntheticVisits))
+		return
 	}
 	visits := append(body.Visits, SyntheticVisits(body.Synthetic, s.Now())...)
 	if err := s.AddVisits(body.Project, visits...); err != nil {

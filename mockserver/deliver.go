@@ -30,14 +30,18 @@ func (s *Server) deliver(w http.ResponseWriter, r *http.Request, rep reply, f Fa
 	}
 }
 
+// injectedMessages are the service's wording for the statuses tests inject
+// most; others fall back to net/http's status text.
+var injectedMessages = map[int]string{
+	http.StatusTooManyRequests:     "Rate limit exceeded",
+	http.StatusInternalServerError: "Internal server error",
+	http.StatusBadGateway:          "Bad gateway",
+	http.StatusServiceUnavailable:  "Service unavailable",
+	http.StatusGatewayTimeout:      "Gateway timeout",
+}
+
 func injectedStatus(f Fault) reply {
-	message := map[int]string{
-		http.StatusTooManyRequests:     "Rate limit exceeded",
-		http.StatusInternalServerError: "Internal server error",
-		http.StatusBadGateway:          "Bad gateway",
-		http.StatusServiceUnavailable:  "Service unavailable",
-		http.StatusGatewayTimeout:      "Gateway timeout",
-	}[f.Status]
+	message := injectedMessages[f.Status]
 	if message == "" {
 		message = http.StatusText(f.Status)
 	}

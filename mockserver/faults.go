@@ -173,9 +173,16 @@ func (s *Server) ClearFaults() { s.faults.clear() }
 // Faults lists the rules still active; Times counts what is left.
 func (s *Server) Faults() []FaultRule { return s.faults.list() }
 
-// chooseFault returns the fault for this request: FaultHeader if present,
-// else the first rule that fires. A bad header is the client's error (400).
-func (s *Server) chooseFault(r *http.Request, rt *route) (Fault, reply, bool) {
+// readOverrides checks the override headers before anything is processed,
+// so a bad one is a 400 that neither the endpoint nor a rate limit sees, and
+// returns the fault for this request: FaultHeader if present, else one
+// drawn from the rules.
+func (s *Server) readOverrides(r *http.Request, rt *route) (Fault, reply, bool) {
+	if rt.name == RouteCreateJob || rt.name == RouteFollowUp {
+		if _, rep, ok := outcomeOverride(r); !ok {
+			return Fault{}, rep, false
+		}
+	}
 	if values := r.Header[FaultHeader]; len(values) > 0 {
 		rule, err := ParseFault(values[0])
 		if err == nil && (rule.Route != "" || rule.Times != 0 || rule.Probability != 0) {

@@ -15,10 +15,11 @@ import (
 const maxBodyBytes = 1 << 20
 
 func (s *Server) createJob(c *call) reply {
-	prompt, outcome, rep, ok := s.readRun(c)
+	prompt, forced, rep, ok := readRun(c)
 	if !ok {
 		return rep
 	}
+	outcome := s.chooseOutcome(prompt, forced)
 	j := &job{
 		id:        "job_" + randomToken(),
 		project:   c.project,
@@ -37,8 +38,9 @@ func (s *Server) createJob(c *call) reply {
 }
 
 // readRun reads what a create and a follow-up both carry: the prompt, and
-// from it (or from the override header) the outcome of the run it starts.
-func (s *Server) readRun(c *call) (string, Outcome, reply, bool) {
+// the outcome forced by the override header, if any (readOverrides has
+// already refused a bad one).
+func readRun(c *call) (string, Outcome, reply, bool) {
 	forced, rep, ok := outcomeOverride(c.r)
 	if !ok {
 		return "", "", rep, false
@@ -47,7 +49,7 @@ func (s *Server) readRun(c *call) (string, Outcome, reply, bool) {
 	if !ok {
 		return "", "", rep, false
 	}
-	return prompt, s.chooseOutcome(prompt, forced), reply{}, true
+	return prompt, forced, reply{}, true
 }
 
 func (s *Server) getJob(c *call) reply {
@@ -62,22 +64,29 @@ func (s *Server) getJob(c *call) reply {
 }
 
 // followUp starts a new run of the job whatever state it is in, except
-// archived: that is final, as in the service.
+// archived: that is final, as in the service. The agent decides the run's
+// outcome only once the job is known to take it, and outside the lock, since
+// it is the caller's code.
 func (s *Server) followUp(c *call) reply {
-	prompt, outcome, rep, ok := s.readRun(c)
+	prompt, forced, rep, ok := readRun(c)
 	if !ok {
 		return rep
 	}
-
+	id := c.r.PathValue("id")
 	st := s.jobs
+	st.mu.RLock()
+	_, rep, ok = followable(st.lookup(id, c.project))
+	st.mu.RUnlock()
+	if !ok {
+		return rep
+	}
+	outcome := s.chooseOutcome(prompt, forced)
+
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	j := st.lookup(c.r.PathValue("id"), c.project)
-	if j == nil {
-		return jobNotFound()
-	}
-	if j.archived {
-		return errorReply(http.StatusBadRequest, "Invalid request", "the job is archived and cannot take follow-up messages")
+	j, rep, ok := followable(st.lookup(id, c.project)) // archived meanwhile?
+	if !ok {
+		return rep
 	}
 	if _, pr := j.view(c.now); pr {
 		j.hadPR = true // the pull request stays open whatever the next run does
@@ -85,6 +94,17 @@ func (s *Server) followUp(c *call) reply {
 	j.followUps = append(j.followUps, prompt)
 	st.startRun(j, outcome, c.now, s.cfg.jobDuration)
 	return jobReply(http.StatusOK, j, c.now)
+}
+
+// followable says whether j can take a follow-up, and if not the answer.
+func followable(j *job) (*job, reply, bool) {
+	switch {
+	case j == nil:
+		return nil, jobNotFound(), false
+	case j.archived:
+		return nil, errorReply(http.StatusBadRequest, "Invalid request", "the job is archived and cannot take follow-up messages"), false
+	}
+	return j, reply{}, true
 }
 
 func jobNotFound() reply {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -332,4 +333,54 @@ func TestJobsSnapshotListsPrompts(t *testing.T) {
 	b, err := json.Marshal(jobs[0])
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"followUps":["alpha 2"]`)
+}
+
+// The agent is the test's code: it decides a run only for a job that can
+// take one, so an unknown or archived job never reaches it.
+func TestFollowUpAsksTheAgentOnlyForAJobThatTakesIt(t *testing.T) {
+	t.Parallel()
+	var asked []string
+	var mu sync.Mutex
+	h := setup(t, mockserver.WithAgent(func(prompt string) mockserver.Outcome {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, prompt)
+		return mockserver.OutcomePullRequest
+	}))
+	j := h.createJob("first")
+	require.NoError(t, h.s.ArchiveJob(j.ID))
+
+	r := h.do("POST", h.jobsPath("/job_unknown/message"), `{"prompt":"to nobody"}`)
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	r = h.do("POST", h.jobsPath("/"+j.ID+"/message"), `{"prompt":"to the archive"}`)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []string{"first"}, asked)
+}
+
+// A bad X-Mock-Outcome is refused before anything is processed, like a bad
+// X-Mock-Fault: no job, no rate-limit slot, and the journal says so.
+func TestBadOutcomeHeaderIsNotProcessed(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobRateLimit(1, time.Hour))
+
+	r := h.do("POST", h.jobsPath(""), `{"prompt":"p"}`, mockserver.OutcomeHeader, "bogus")
+	require.Equal(t, http.StatusBadRequest, r.Status)
+	journal := h.s.Journal()
+	require.Len(t, journal, 1)
+	assert.False(t, journal[0].Processed)
+	assert.Empty(t, h.s.Jobs())
+
+	h.createJob("the one allowed create") // the refused request used no slot
+}
+
+func TestControlRefusesAbsurdSyntheticVisits(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	for _, n := range []string{"-1", "10000000000"} {
+		r := h.do("POST", "/_mock/visits", `{"synthetic":`+n+`}`)
+		assert.Equal(t, http.StatusBadRequest, r.Status, n)
+	}
 }

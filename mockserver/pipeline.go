@@ -33,9 +33,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
 
-	f, rep, ok := s.chooseFault(r, rt)
+	f, rep, ok := s.readOverrides(r, rt)
+	e.Fault = string(f.Kind) // "" when no fault strikes
 	if ok && f.Kind == FaultLatency {
-		e.Fault = string(f.Kind)
 		bufferBody(r)
 		if !sleep(r.Context(), s.ctx, f.Delay) {
 			// The client left or the server is closing: drop the request
@@ -48,9 +48,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	}
 	e.Time = s.Now()
 	switch {
-	case !ok: // unusable override header; rep explains
+	case !ok: // a bad override header; rep explains
 	case f.Kind == FaultClose:
-		e.Fault = string(f.Kind)
 		s.record(&e, started)
 		closeConn(w, r, false)
 		return
@@ -65,9 +64,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		}
 	}
 	e.Status = rep.status
-	if f.Kind != "" {
-		e.Fault = string(f.Kind)
-	}
 	s.record(&e, started)
 	s.deliver(w, r, rep, f)
 	rep.release()

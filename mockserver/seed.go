@@ -13,7 +13,7 @@ const SyntheticPaths = 2000
 // always gives the same visitors, pages and offsets from end, so counts in a
 // test or a bug report can be reproduced exactly. The shape is that of a
 // documentation site: a few pages take most views and a long tail is rarely
-// read; about one visitor in eight makes several visits; some visitors are
+// read; visitors average eight visits each; some visitors are
 // AI agents, and some are seen both as human and as AI (to exercise the
 // deduplicated total).
 func SyntheticVisits(n int, end time.Time) []Visit {

@@ -109,6 +109,9 @@ func newServer(opts []Option) (*Server, error) {
 	}
 	s, err := build(cfg)
 	if err != nil {
+		if cfg.listener != nil {
+			cfg.listener.Close() // WithListener hands it over: ours to close
+		}
 		return nil, err
 	}
 	ln := cfg.listener
@@ -211,12 +214,16 @@ func (s *Server) buildAccess() error {
 	return nil
 }
 
+// tokenEncoding is lower-case base32 without padding: IDs that read well
+// in URLs and logs.
+var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
 // randomToken returns 26 characters from 128 random bits: IDs and default
 // keys must not be guessable from one another.
 func randomToken() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // never fails on supported platforms
-	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+	return tokenEncoding.EncodeToString(b[:])
 }
 
 // URL is the base URL to give a client, such as "http://127.0.0.1:41234".

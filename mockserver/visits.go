@@ -95,7 +95,7 @@ func (d *visitData) sort() {
 
 // visitStore is one project's visits. The initial data set (from options)
 // is kept frozen and shared until the first write, so Reset is cheap and a
-// large seed is not held twice.
+// large seed is not held twice until then (after it, Reset needs the copy).
 type visitStore struct {
 	mu      sync.RWMutex
 	data    *visitData
