@@ -1,4 +1,4 @@
-package main
+package mockcmd
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-seed", "5000", "-job-duration", "50ms",
+		done <- Run(ctx, []string{"-addr", "127.0.0.1:0", "-seed", "5000", "-job-duration", "50ms",
 			"-api-key", "mint_cmd_test_key", "-project", "docs"}, &stdout, &stderr)
 	}()
 
@@ -109,10 +109,10 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"extra"},
 	} {
 		var out, errOut bytes.Buffer
-		err := run(context.Background(), args, &out, &errOut)
+		err := Run(context.Background(), args, &out, &errOut)
 		assert.Error(t, err, args)
 	}
 	var out, errOut bytes.Buffer
-	assert.ErrorIs(t, run(context.Background(), []string{"-h"}, &out, &errOut), flag.ErrHelp)
+	assert.ErrorIs(t, Run(context.Background(), []string{"-h"}, &out, &errOut), flag.ErrHelp)
 	assert.Contains(t, errOut.String(), "-job-duration")
 }

@@ -1,0 +1,111 @@
+// Package mockcmd is the mock server's command line: its flags and its run
+// loop. The standalone program (mockserver/cmd/mockserver) and `mintctl mock`
+// both run it, so the two accept the same flags and print the same banner.
+package mockcmd
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver"
+)
+
+// faultFlags collects repeated -fault flags.
+type faultFlags []mockserver.FaultRule
+
+func (f *faultFlags) String() string { return fmt.Sprint(*f) }
+
+func (f *faultFlags) Set(spec string) error {
+	rule, err := mockserver.ParseFault(spec)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, rule)
+	return nil
+}
+
+// Run parses args (without the program name), starts the mock server and
+// serves until ctx ends. The banner (URL, key, project) goes to stdout,
+// request logs and flag errors to stderr. For -h it prints the usage to
+// stderr and returns [flag.ErrHelp].
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mockserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	apiKey := fs.String("api-key", "", "admin key clients must send, starting with mint_ (default: random)")
+	project := fs.String("project", "", "project ID (default: random)")
+	seed := fs.Int("seed", 0, "generate `N` synthetic visits over the last 90 days")
+	jobDuration := fs.Duration("job-duration", 10*time.Second, "how long each run of a job stays active")
+	outcome := fs.String("outcome", "", "outcome of every run: pull-request, no-change or failed (default pull-request)")
+	noLimits := fs.Bool("no-rate-limits", false, "turn the service's rate limits off")
+	var faults faultFlags
+	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
+	faultSeed := fs.Uint64("fault-seed", 1, "seed for probabilistic faults")
+	quiet := fs.Bool("quiet", false, "do not log requests")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *apiKey != "" && !strings.HasPrefix(*apiKey, "mint_") {
+		return errors.New("-api-key must start with mint_, as the service's admin keys do")
+	}
+	if *project != "" && strings.ContainsAny(*project, "/?#") {
+		return errors.New("-project must not contain /, ? or #")
+	}
+
+	opts := []mockserver.Option{
+		mockserver.WithJobDuration(*jobDuration),
+		mockserver.WithSyntheticVisits(*seed),
+		mockserver.WithFaults(faults...),
+		mockserver.WithFaultSeed(*faultSeed),
+	}
+	if *apiKey != "" {
+		opts = append(opts, mockserver.WithAPIKey(*apiKey))
+	}
+	if *project != "" {
+		opts = append(opts, mockserver.WithProjectID(*project))
+	}
+	if *outcome != "" {
+		o := mockserver.Outcome(*outcome)
+		switch o {
+		case mockserver.OutcomePullRequest, mockserver.OutcomeNoChange, mockserver.OutcomeFailed:
+		default:
+			return fmt.Errorf("-outcome %q: want pull-request, no-change or failed", *outcome)
+		}
+		opts = append(opts, mockserver.WithAgent(func(string) mockserver.Outcome { return o }))
+	}
+	if *noLimits {
+		opts = append(opts, mockserver.WithoutRateLimits())
+	}
+	if !*quiet {
+		opts = append(opts, mockserver.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
+	}
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	s := mockserver.New(append(opts, mockserver.WithListener(ln))...)
+	defer s.Close()
+
+	fmt.Fprintf(stdout, "mockserver %s listening\n", mockserver.Version)
+	fmt.Fprintf(stdout, "  URL:      %s\n", s.URL())
+	fmt.Fprintf(stdout, "  API key:  %s\n", s.APIKey())
+	fmt.Fprintf(stdout, "  project:  %s\n", s.ProjectID())
+	fmt.Fprintf(stdout, "  control:  %s/_mock/\n", s.URL())
+	if *seed > 0 {
+		fmt.Fprintf(stdout, "  visits:   %d synthetic\n", *seed)
+	}
+	<-ctx.Done()
+	fmt.Fprintln(stdout, "mockserver: shutting down")
+	return nil
+}
