@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"time"
@@ -48,33 +47,88 @@ type JobSource struct {
 	Ref        string `json:"ref"`        // branch; "" when the API sends null
 }
 
+// UnmarshalJSON reads a job as the API sends it: nulls become zero values,
+// and a createdAt or archivedAt that is not an RFC 3339 date-time is an
+// error, which never quotes the value (a proxy may have put the key there).
+func (j *Job) UnmarshalJSON(b []byte) error {
+	var w struct {
+		ID         string    `json:"id"`
+		Status     JobStatus `json:"status"`
+		Source     JobSource `json:"source"`
+		Model      string    `json:"model"`
+		PRLink     string    `json:"prLink"`
+		CreatedAt  *string   `json:"createdAt"`
+		ArchivedAt *string   `json:"archivedAt"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*j = Job{ID: w.ID, Status: w.Status, Source: w.Source, Model: w.Model, PRLink: w.PRLink}
+	if w.CreatedAt != nil {
+		t, err := time.Parse(time.RFC3339Nano, *w.CreatedAt)
+		if err != nil {
+			return errors.New("createdAt is not an RFC 3339 date-time")
+		}
+		j.CreatedAt = t
+	}
+	if w.ArchivedAt != nil {
+		t, err := time.Parse(time.RFC3339Nano, *w.ArchivedAt)
+		if err != nil {
+			return errors.New("archivedAt is not an RFC 3339 date-time")
+		}
+		j.ArchivedAt = &t
+	}
+	return nil
+}
+
+// check insists on what every job answer has: an ID and a status.
+func (j *Job) check() error {
+	switch {
+	case j.ID == "":
+		return errors.New("the job has no id")
+	case j.Status == "":
+		return errors.New("the job has no status")
+	}
+	return nil
+}
+
 type promptBody struct {
 	Prompt string `json:"prompt"`
 }
 
+const jobsPath = "/v2/agent/{projectId}/job"
+
 // CreateJob starts an agent job from a prompt (POST
-// /v2/agent/{projectId}/job). The job starts out active: follow it with
-// PollJob. It is retried only where the server cannot have acted, so it never
-// creates two jobs; when the answer is lost the error wraps ErrOutcomeUnknown.
+// /v2/agent/{projectId}/job, answered 201). The job starts out active:
+// follow it with [Client.PollJob]. It is retried only where the server
+// cannot have acted, so it never creates two jobs; when the answer is lost
+// or malformed the error wraps [ErrOutcomeUnknown].
 func (c *Client) CreateJob(ctx context.Context, prompt string) (*Job, error) {
 	if prompt == "" {
 		return nil, invalidf("empty prompt")
 	}
-	return c.postPrompt(ctx, c.jobsPath, prompt)
+	return c.postPrompt(ctx, request{method: http.MethodPost, path: jobsPath, want: http.StatusCreated}, prompt, "")
 }
 
 // GetJob reads a job's current state (GET /v2/agent/{projectId}/job/{id}).
-// An unknown job is ErrNotFound.
+// An unknown job is [ErrNotFound]; an answer about another job is
+// [ErrMalformedResponse].
 func (c *Client) GetJob(ctx context.Context, jobID string) (*Job, error) {
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
-	return call[Job](ctx, c, http.MethodGet, c.jobsPath+"/"+url.PathEscape(jobID), "", nil)
+	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID)}
+	job, err := send[Job](ctx, c, r)
+	if err != nil {
+		return nil, err
+	}
+	return c.sameJob(r, job, jobID)
 }
 
 // SendMessage sends a follow-up instruction to a job (POST
 // /v2/agent/{projectId}/job/{id}/message), which sends it back to active:
-// poll it again. Retries and ErrOutcomeUnknown work as in CreateJob.
+// poll it again. Retries and [ErrOutcomeUnknown] work as in
+// [Client.CreateJob].
 func (c *Client) SendMessage(ctx context.Context, jobID, prompt string) (*Job, error) {
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
@@ -82,154 +136,44 @@ func (c *Client) SendMessage(ctx context.Context, jobID, prompt string) (*Job, e
 	if prompt == "" {
 		return nil, invalidf("empty prompt")
 	}
-	return c.postPrompt(ctx, c.jobsPath+"/"+url.PathEscape(jobID)+"/message", prompt)
+	r := request{method: http.MethodPost, path: jobsPath + "/" + url.PathEscape(jobID) + "/message"}
+	return c.postPrompt(ctx, r, prompt, jobID)
 }
 
-func (c *Client) postPrompt(ctx context.Context, path, prompt string) (*Job, error) {
+// postPrompt sends {"prompt": ...}; a non-empty jobID is the job the answer
+// must be about.
+func (c *Client) postPrompt(ctx context.Context, r request, prompt, jobID string) (*Job, error) {
 	body, err := json.Marshal(promptBody{Prompt: prompt})
 	if err != nil {
-		return nil, fmt.Errorf("mintlify: encoding prompt: %w", err)
+		return nil, invalidf("prompt cannot be encoded: %v", err)
 	}
-	return call[Job](ctx, c, http.MethodPost, path, "", body)
+	r.body = body
+	job, err := send[Job](ctx, c, r)
+	if err != nil || jobID == "" {
+		return job, err
+	}
+	return c.sameJob(r, job, jobID)
 }
 
-// PollOption tunes PollJob.
-type PollOption func(*pollConfig)
-
-type pollConfig struct {
-	interval, maxInterval time.Duration
-	observers             []func(*Job)
-}
-
-const (
-	defaultPollInterval    = 5 * time.Second
-	defaultMaxPollInterval = 30 * time.Second
-	// maxFailedPolls is how many polls in a row may fail (each after its own
-	// retries) before PollJob gives up, so a hard failure surfaces in about a
-	// minute instead of at the caller's deadline.
-	maxFailedPolls = 3
-	// maxPollInterval bounds WithMaxPollInterval, which keeps the interval
-	// arithmetic far from overflow.
-	maxPollInterval = 24 * time.Hour
-)
-
-// WithPollInterval sets the first wait between polls (default 5s). Later
-// waits grow by half each time, with jitter, up to WithMaxPollInterval.
-func WithPollInterval(d time.Duration) PollOption {
-	return func(p *pollConfig) { p.interval = d }
-}
-
-// WithMaxPollInterval caps the wait between polls (default 30s, at most 24h).
-func WithMaxPollInterval(d time.Duration) PollOption {
-	return func(p *pollConfig) { p.maxInterval = d }
-}
-
-// WithPollObserver calls fn with every state PollJob reads, the last one
-// included, on the polling goroutine: use it to show progress. Several
-// observers are called in the order given.
-func WithPollObserver(fn func(*Job)) PollOption {
-	return func(p *pollConfig) { p.observers = append(p.observers, fn) }
+// sameJob refuses an answer about another job than the one asked for: a
+// confused proxy or cache, which the caller must not act on.
+func (c *Client) sameJob(r request, job *Job, jobID string) (*Job, error) {
+	if job.ID != jobID {
+		return nil, c.malformed(r, "the answer is about job %q, not %q", job.ID, jobID)
+	}
+	return job, nil
 }
 
 // PollJob reads the job until its status is terminal and returns it with a
 // nil error, whichever terminal status it is: check Status and PRLink. It
-// reads at once, then waits a growing, jittered interval between reads.
-//
-// It stops with an error when ctx ends (wrapping ctx.Err() and the last
-// failure, if any), on an answer that waiting cannot fix (ErrNotFound,
-// ErrUnauthorized, ...), after three transient failures in a row, or when
-// the server asks to wait (Retry-After) longer than WithMaxPollInterval.
+// reads at once, then waits a growing, jittered interval between reads
+// (see [WithPollInterval]); the stop reasons are those of every poller (see
+// [PollOption]). An answer about another job than jobID is an error.
 func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) (*Job, error) {
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
-	cfg := pollConfig{interval: defaultPollInterval, maxInterval: defaultMaxPollInterval}
-	for _, opt := range opts {
-		opt(&cfg)
-	}
-	if cfg.interval <= 0 || cfg.maxInterval < cfg.interval || cfg.maxInterval > maxPollInterval {
-		return nil, invalidf("poll intervals %s..%s: want 0 < first <= max <= %s", cfg.interval, cfg.maxInterval, maxPollInterval)
-	}
-
-	interval := cfg.interval
-	var lastErr error
-	for failures := 0; ; {
-		job, err := c.GetJob(ctx, jobID)
-		wait := min(jitter(interval), cfg.maxInterval)
-		switch {
-		case err == nil:
-			failures, lastErr = 0, nil
-			for _, observe := range cfg.observers {
-				observe(job)
-			}
-			if job.Status.Terminal() {
-				return job, nil
-			}
-		case ctx.Err() != nil:
-			if !errors.Is(err, ctx.Err()) {
-				lastErr = err // a real failure that raced the context's end
-			}
-			return nil, pollStopped(ctx, jobID, lastErr)
-		case !transient(err):
-			return nil, fmt.Errorf("mintlify: polling job %q: %w", jobID, err)
-		default:
-			failures, lastErr = failures+1, err
-			if failures >= maxFailedPolls {
-				return nil, fmt.Errorf("mintlify: polling job %q: %d polls in a row failed: %w", jobID, failures, err)
-			}
-			if ae := (*APIError)(nil); errors.As(err, &ae) && ae.RetryAfter > 0 {
-				if ae.RetryAfter > cfg.maxInterval {
-					// Never a silent hour-long wait: the caller decides.
-					return nil, fmt.Errorf("mintlify: polling job %q: the server asks to wait %s, more than the maximum poll interval: %w",
-						jobID, ae.RetryAfter, err)
-				}
-				wait = max(wait, ae.RetryAfter)
-			}
-		}
-
-		if !sleep(ctx, wait) {
-			return nil, pollStopped(ctx, jobID, lastErr)
-		}
-		interval = min(interval+interval/2, cfg.maxInterval)
-	}
-}
-
-// pollStopped says why polling ended with the context: its error, and the
-// last failure seen if there was one (errors.Is works on both).
-func pollStopped(ctx context.Context, jobID string, last error) error {
-	if last == nil || errors.Is(last, ctx.Err()) {
-		return fmt.Errorf("mintlify: polling job %q: %w", jobID, ctx.Err())
-	}
-	return fmt.Errorf("mintlify: polling job %q: %w (last failure: %w)", jobID, ctx.Err(), last)
-}
-
-// transient reports failures that a later poll may not see: rate limits,
-// server errors, network trouble. Other API answers and bad input are final.
-func transient(err error) bool {
-	if ae := (*APIError)(nil); errors.As(err, &ae) {
-		return ae.StatusCode == http.StatusTooManyRequests || ae.StatusCode >= 500
-	}
-	return !errors.Is(err, ErrInvalidInput)
-}
-
-// jitter spreads d over [0.8d, 1.2d] so that many pollers started together
-// drift apart.
-func jitter(d time.Duration) time.Duration {
-	spread := d / 5
-	if spread <= 0 {
-		return d
-	}
-	return d - spread + rand.N(2*spread+1)
-}
-
-// sleep waits for d or until ctx ends, reporting whether the full wait passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	return poll(ctx, c, fmt.Sprintf("job %q", jobID), func(ctx context.Context) (*Job, error) {
+		return c.GetJob(ctx, jobID)
+	}, func(j *Job) bool { return j.Status.Terminal() }, opts)
 }

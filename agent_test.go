@@ -291,14 +291,16 @@ func TestPollJobContinuesThroughTransientFailures(t *testing.T) {
 	assert.Equal(t, 10, mt.GetTotalCallCount())
 }
 
-func TestPollJobGivesUpAfterThreeFailedPolls(t *testing.T) {
+func TestPollJobGivesUpAfterFiveFailedPolls(t *testing.T) {
 	t.Parallel()
 	c, mt := newCoreClient(t, WithMaxRetries(0))
 	mt.RegisterResponder(http.MethodGet, coreJobURL("job_1"), inOrder(
 		respondJob(http.StatusOK, "job_1", JobActive),
 		respond(http.StatusServiceUnavailable, `{"error":"first"}`),
 		respond(http.StatusInternalServerError, `{"error":"second"}`),
-		respond(http.StatusBadGateway, `{"error":"third"}`),
+		respond(http.StatusOK, `{}`),
+		respond(http.StatusGatewayTimeout, `{"error":"fourth"}`),
+		respond(http.StatusBadGateway, `{"error":"fifth"}`),
 		respondJob(http.StatusOK, "job_1", JobCompleted)))
 
 	job, err := c.PollJob(context.Background(), "job_1", fastPoll...)
@@ -307,8 +309,8 @@ func TestPollJobGivesUpAfterThreeFailedPolls(t *testing.T) {
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusBadGateway, apiErr.StatusCode, "the last failure")
-	assert.Equal(t, "third", apiErr.Message)
-	assert.Equal(t, 4, mt.GetTotalCallCount())
+	assert.Equal(t, "fifth", apiErr.Message)
+	assert.Equal(t, 6, mt.GetTotalCallCount(), "one good read, then five failures, then stop")
 }
 
 func TestPollJobHonoursRetryAfter(t *testing.T) {

@@ -2,10 +2,8 @@ package mintlify
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -41,14 +39,18 @@ const (
 // Client calls the API for one project. It is safe for concurrent use; make
 // one and share it, so connections are reused.
 type Client struct {
-	baseURL   string // no trailing slash
-	projectID string
-	cred      func() credential // a closure: no fmt verb or reflection can print the key
-	userAgent []string
-	get, post *retryablehttp.Client // the same transport, two retry policies
+	baseURL    string // no trailing slash
+	projectID  string
+	projectSeg string            // projectID, path-escaped
+	cred       func() credential // a closure: no fmt verb or reflection can print the key
+	scrub      scrubber          // removes the key from any text
+	userAgent  []string
+	get, post  *retryablehttp.Client // the same transport, two retry policies
+	observer   func(context.Context, *Response)
 
-	jobsPath     string // "/v2/agent/{projectId}/job", escaped
-	visitorsPath string // "/v1/analytics/{projectId}/visitors", escaped
+	visitorsPath string // "/v1/analytics/{projectId}/visitors"
+
+	maxWalkRequests int // see WithMaxWalkRequests; < 1 is the default
 }
 
 type credential struct {
@@ -71,6 +73,8 @@ type config struct {
 	retryWaitMin, retryWaitMax time.Duration
 	userAgentSuffix            string
 	logger                     *slog.Logger
+	observer                   func(context.Context, *Response)
+	maxWalkRequests            int
 }
 
 // WithAPIKey sets the admin API key (it starts with "mint_"). Without it,
@@ -86,9 +90,13 @@ func WithProjectID(id string) Option { return func(c *config) { c.projectID = id
 // DefaultBaseURL.
 func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
 
-// WithHTTPClient sends requests through hc: its Transport, Timeout and
-// cookie jar apply to every attempt. Retries stay with the SDK; do not wrap
-// hc in another retrying transport.
+// WithHTTPClient sends requests through hc: its Transport, Timeout,
+// CheckRedirect and cookie jar apply to every attempt. Retries stay with the
+// SDK; do not wrap hc in another retrying transport. After a failed call
+// the retry layer closes hc's idle connections (hc.CloseIdleConnections),
+// which affects other users of hc: give the SDK a client of its own. A nil
+// hc means the default, a private pooled transport that follows no
+// redirects.
 func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
 
 // WithMaxRetries sets how many times a failed request may be retried (default
@@ -109,9 +117,19 @@ func WithRetryWait(minWait, maxWait time.Duration) Option {
 func WithUserAgent(suffix string) Option { return func(c *config) { c.userAgentSuffix = suffix } }
 
 // WithLogger logs each call and each retry at debug level, failed attempts
-// at error level. The default logs nothing. Lines carry the method and URL, never a
-// header, so the key cannot appear in them.
+// at error level. The default logs nothing. Every line is scrubbed of the
+// key, wherever it came from (a proxy may echo it into an answer).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithResponseObserver calls fn once per call with the final answer: its
+// status, headers and request ID, successes included, and how many HTTP
+// requests the call sent, retries included (each counts against the
+// API's quotas). It runs on the calling goroutine, before the call
+// returns; ctx is the call's context, so fn can tell calls apart by values
+// the caller put there. An iterator makes one call per page.
+func WithResponseObserver(fn func(ctx context.Context, r *Response)) Option {
+	return func(c *config) { c.observer = fn }
+}
 
 // NewClient builds a Client. It fails with ErrInvalidInput when the key or
 // the project is missing or malformed, or the base URL is not an absolute
@@ -134,7 +152,8 @@ func NewClient(opts ...Option) (*Client, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	base, err := parseBaseURL(cfg.baseURL, cfg.apiKey)
+	scrub := newScrubber(cfg.apiKey)
+	base, err := parseBaseURL(cfg.baseURL, scrub)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +168,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	var logger any // an untyped nil, so retryablehttp logs nothing
 	if cfg.logger != nil {
-		logger = cfg.logger
+		logger = scrubbedLogger{cfg.logger, scrub}
 	}
 	newRetrier := func(policy func(time.Duration) retryablehttp.CheckRetry) *retryablehttp.Client {
 		return &retryablehttp.Client{
@@ -161,6 +180,8 @@ func NewClient(opts ...Option) (*Client, error) {
 			CheckRetry:   policy(cfg.retryWaitMax),
 			Backoff:      backoff,
 			ErrorHandler: retryablehttp.PassthroughErrorHandler,
+
+			RequestLogHook: startAttempt,
 		}
 	}
 
@@ -168,16 +189,19 @@ func NewClient(opts ...Option) (*Client, error) {
 	if cfg.userAgentSuffix != "" {
 		ua += " " + cfg.userAgentSuffix
 	}
-	project := url.PathEscape(cfg.projectID)
 	return &Client{
 		baseURL:      base,
 		projectID:    cfg.projectID,
+		projectSeg:   url.PathEscape(cfg.projectID),
 		cred:         sealed(credential{key: cfg.apiKey, header: []string{"Bearer " + cfg.apiKey}}),
+		scrub:        scrub,
 		userAgent:    []string{ua},
 		get:          newRetrier(idempotentPolicy),
 		post:         newRetrier(nonIdempotentPolicy),
-		jobsPath:     "/v2/agent/" + project + "/job",
-		visitorsPath: "/v1/analytics/" + project + "/visitors",
+		observer:     cfg.observer,
+		visitorsPath: "/v1/analytics/{projectId}/visitors",
+
+		maxWalkRequests: cfg.maxWalkRequests,
 	}, nil
 }
 
@@ -187,7 +211,34 @@ func NewClient(opts ...Option) (*Client, error) {
 func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // ProjectID returns the project the client addresses.
-func (c *Client) ProjectID() string { return c.projectID }
+func (c *Client) ProjectID() string {
+	if c == nil {
+		return ""
+	}
+	return c.projectID
+}
+
+// ready refuses what would otherwise panic: a nil or zero Client, a nil
+// context.
+func (c *Client) ready(ctx context.Context) error {
+	switch {
+	case c == nil || c.cred == nil:
+		return invalidf("nil or zero Client: make one with NewClient")
+	case ctx == nil:
+		return invalidf("nil context")
+	}
+	return nil
+}
+
+// Format prints the client's project and base URL, never its key, for
+// every verb (%v, %+v, %#v, %s...).
+func (c *Client) Format(f fmt.State, verb rune) {
+	if c == nil {
+		fmt.Fprint(f, "<nil>")
+		return
+	}
+	fmt.Fprintf(f, "mintlify.Client{project: %q, baseURL: %q}", c.projectID, c.baseURL)
+}
 
 func (cfg *config) validate() error {
 	key := cfg.apiKey
@@ -213,6 +264,11 @@ func (cfg *config) validate() error {
 	if cfg.retryWaitMin <= 0 || cfg.retryWaitMax < cfg.retryWaitMin {
 		return invalidf("retry wait bounds %s..%s: want 0 < min <= max", cfg.retryWaitMin, cfg.retryWaitMax)
 	}
+	// A header value net/http would refuse to send fails every call later,
+	// after the caller believes the client works: refuse it here.
+	if strings.IndexFunc(cfg.userAgentSuffix, func(r rune) bool { return r < ' ' || r >= 0x7f }) >= 0 {
+		return invalidf("user agent suffix %q contains a control character or non-ASCII text", cfg.userAgentSuffix)
+	}
 	return nil
 }
 
@@ -228,155 +284,46 @@ func checkSegment(what, s string) error {
 	return nil
 }
 
-// parseBaseURL checks the base URL. Its errors show the URL with any
-// password and any copy of the key taken out, for keys end up in odd places.
-func parseBaseURL(raw, key string) (string, error) {
+// parseBaseURL checks the base URL. It refuses a user name or password (the
+// key goes in a header, never in the URL) and any copy of the key, for keys
+// end up in odd places; its errors show neither.
+func parseBaseURL(raw string, scrub scrubber) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {
 			err = ue.Err // without the URL itself
 		}
-		return "", invalidf("base URL is not a URL: %s", scrub(err.Error(), key))
+		return "", invalidf("base URL is not a URL: %s", scrub(err.Error(), false))
 	}
-	shown := scrub(u.Redacted(), key)
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	shown := scrub(u.Redacted(), false)
+	switch {
+	case (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		return "", invalidf("base URL %q must be an absolute http or https URL", shown)
-	}
-	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.RawFragment != "" {
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.RawFragment != "":
 		return "", invalidf("base URL %q must not have a query or fragment", shown)
+	case u.User != nil:
+		return "", invalidf("base URL %q must not carry a user name or password", scrub(redactUser(u), false))
+	case scrub(raw, false) != raw || scrub(u.String(), false) != u.String():
+		return "", invalidf("base URL %q holds the API key: the key goes in WithAPIKey only", shown)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }
 
-var jsonMediaType = []string{"application/json"}
-
-// call is the one request path every endpoint goes through: build, send with
-// retries, decode a 2xx body into a new T, map anything else to an error.
-// body is nil for requests without one.
-func call[T any](ctx context.Context, c *Client, method, path, query string, body []byte) (*T, error) {
-	if ctx == nil {
-		return nil, invalidf("nil context")
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("mintlify: %w", err) // nothing was sent
-	}
-	target := c.baseURL + path
-	if query != "" {
-		target += "?" + query
-	}
-	var raw any // an untyped nil for GET: a nil []byte would still send a body
-	if body != nil {
-		raw = body
-	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, method, target, raw)
-	if err != nil {
-		return nil, fmt.Errorf("mintlify: building request: %w", err)
-	}
-	// Shared read-only slices: setting them costs no allocation per call.
-	cred := c.cred()
-	req.Header["Authorization"] = cred.header
-	req.Header["Accept"] = jsonMediaType
-	req.Header["User-Agent"] = c.userAgent
-	if body != nil {
-		req.Header["Content-Type"] = jsonMediaType
-	}
-
-	var out T
-	req.SetResponseHandler(func(resp *http.Response) error { return decodeSuccess(resp, &out) })
-	retrier := c.get
-	if method != http.MethodGet {
-		retrier = c.post
-	}
-	// Whatever the attempts were, only the final answer counts: the retry
-	// layer drains and closes the others.
-	resp, err := retrier.Do(req)
-	if resp != nil {
-		defer resp.Body.Close()
-	}
-	switch {
-	case err != nil:
-		return nil, c.sendError(method, err)
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		apiErr := newAPIError(resp, cred.key)
-		apiErr.outcomeUnknown = method != http.MethodGet && gatewayMayHaveActed(resp.StatusCode)
-		return nil, apiErr
-	}
-	return &out, nil
-}
-
-// gatewayMayHaveActed lists the 5xx answers that can follow a request the
-// API already acted on (a crash midway, a proxy timing out on a slow
-// answer). 503 is left out: it is sent instead of acting.
-func gatewayMayHaveActed(code int) bool {
-	return code == http.StatusInternalServerError || code == http.StatusBadGateway ||
-		code == http.StatusGatewayTimeout
-}
-
-// decodeSuccess is the response handler: retryablehttp calls it inside its
-// retry loop, so a 2xx whose body cannot be read or decoded is retried (for
-// GETs) like any other transient failure. Other answers are left for call,
-// which turns the final one into an *APIError. It closes nothing: the retry
-// layer drains the bodies of the attempts it retries, call closes the last.
-func decodeSuccess[T any](resp *http.Response, out *T) error {
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil
-	}
-	var zero T
-	*out = zero // a retried body must not inherit fields from a broken one
-	// Bounded, so an endless body costs neither unbounded memory nor time.
-	body := &io.LimitedReader{R: resp.Body, N: maxResponseBody + 1}
-	err := json.NewDecoder(body).Decode(out)
-	if err == nil {
-		_, err = io.Copy(io.Discard, body) // to EOF, so the connection is reused
-	}
-	if body.N == 0 {
-		err = errBodyTooLarge
-	}
-	if err != nil {
-		return &bodyError{status: resp.StatusCode, err: err}
-	}
-	return nil
+func redactUser(u *url.URL) string {
+	v := *u
+	v.User = url.User("***")
+	return v.String()
 }
 
 // maxResponseBody bounds a success body: the largest the API sends (a page
-// of 250 rows) is a few tens of KiB.
+// of 1,000 assistant turns) is well under a MiB.
 const maxResponseBody = 16 << 20
 
 var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
 
-// bodyError is a 2xx answer whose body could not be read or decoded.
-type bodyError struct {
-	status int
-	err    error
-}
-
-func (e *bodyError) Error() string {
-	return fmt.Sprintf("mintlify: reading HTTP %d response: %v", e.status, e.err)
-}
-
-func (e *bodyError) Unwrap() error { return e.err }
-
-// sendError classifies a failure with no API answer. For a POST it decides
-// whether the server may have acted: only a request that never left (a
-// failed dial, a context that ended between attempts) is known not to have.
-func (c *Client) sendError(method string, err error) error {
-	if method != http.MethodGet && mayHaveActed(err) {
-		return fmt.Errorf("%w: %w", ErrOutcomeUnknown, err)
-	}
-	var be *bodyError
-	if errors.As(err, &be) {
-		return err
-	}
-	return fmt.Errorf("mintlify: %w", err)
-}
-
-func mayHaveActed(err error) bool {
-	var be *bodyError
-	if errors.As(err, &be) {
-		return true // a 2xx came back: it did act, but the answer is lost
-	}
-	var ue *url.Error
-	return errors.As(err, &ue) && !isDialError(ue.Err)
+// call is the request path's older face, kept while endpoints move to send.
+func call[T any](ctx context.Context, c *Client, method, path, query string, body []byte) (*T, error) {
+	return send[T](ctx, c, request{method: method, path: path, query: query, body: body})
 }
 
 func isDialError(err error) bool {
@@ -401,9 +348,10 @@ func waitTooLong(resp *http.Response, maxWait time.Duration) bool {
 	return ok && d > maxWait
 }
 
-// idempotentPolicy retries GETs on network errors, unreadable 2xx bodies and
-// the retryable statuses. Once the context is done it stops and lets the
-// answer in hand, if any, be used.
+// idempotentPolicy retries GETs on network errors, malformed 2xx answers
+// and the retryable statuses. Once the context is done it stops and lets
+// the answer in hand, if any, be used. Inside a poller, an answer with a
+// Retry-After goes back to the poller, which owns the waits.
 func idempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 		if ctx.Err() != nil {
@@ -412,24 +360,34 @@ func idempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
 		if err != nil {
 			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
 		}
+		if ctx.Value(pollingKey{}) != nil && resp.Header.Get("Retry-After") != "" {
+			return false, nil
+		}
 		return retryableStatus(resp.StatusCode) && !waitTooLong(resp, maxWait), nil
 	}
 }
 
 // nonIdempotentPolicy retries POSTs only where the server cannot have acted:
-// a refused connection (the request never left) and a 429 (the server
-// refused it). Never a 5xx or a dropped answer: that could create a second
-// job.
+// a request of which no byte left (a refused connection, a failed TLS
+// handshake) and a 429 (the server refused it). Never a 5xx or a dropped
+// answer: that could create a second job.
 func nonIdempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 		if ctx.Err() != nil {
 			return false, nil
 		}
+		st := stateOf(ctx)
 		if err != nil {
-			var ue *url.Error
-			return errors.As(err, &ue) && isDialError(ue.Err), nil
+			if st == nil || st.mayHaveActed(err) {
+				return false, nil
+			}
+			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
 		}
-		return resp.StatusCode == http.StatusTooManyRequests && !waitTooLong(resp, maxWait), nil
+		refused := resp.StatusCode == http.StatusTooManyRequests
+		if refused && st != nil {
+			st.refused.Store(true) // settled: the server did not act on this attempt
+		}
+		return refused && !waitTooLong(resp, maxWait), nil
 	}
 }
 
@@ -452,4 +410,36 @@ func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) t
 		ceiling *= 2
 	}
 	return minWait + rand.N(ceiling-minWait+1)
+}
+
+// scrubbedLogger is the retry layer's logger: every message and value
+// passes through the scrubber, so no line can carry the key, whatever an
+// error quotes.
+type scrubbedLogger struct {
+	l     *slog.Logger
+	scrub scrubber
+}
+
+func (s scrubbedLogger) Error(msg string, kv ...any) { s.log(slog.LevelError, msg, kv) }
+func (s scrubbedLogger) Warn(msg string, kv ...any)  { s.log(slog.LevelWarn, msg, kv) }
+func (s scrubbedLogger) Info(msg string, kv ...any)  { s.log(slog.LevelInfo, msg, kv) }
+func (s scrubbedLogger) Debug(msg string, kv ...any) { s.log(slog.LevelDebug, msg, kv) }
+
+func (s scrubbedLogger) log(level slog.Level, msg string, kv []any) {
+	ctx := context.Background()
+	if !s.l.Enabled(ctx, level) {
+		return
+	}
+	clean := make([]any, len(kv))
+	for i, v := range kv {
+		switch v := v.(type) {
+		case string:
+			clean[i] = s.scrub(v, false)
+		case time.Duration, int:
+			clean[i] = v
+		default:
+			clean[i] = s.scrub(fmt.Sprint(v), false)
+		}
+	}
+	s.l.Log(ctx, level, s.scrub(msg, false), clean...)
 }

@@ -442,12 +442,13 @@ func TestMaxRetriesZeroMakesOneAttempt(t *testing.T) {
 var postCalls = []struct {
 	name string
 	url  string
+	ok   int // the documented success status
 	call func(context.Context, *Client) (*Job, error)
 }{
-	{"CreateJob", coreJobsURL, func(ctx context.Context, c *Client) (*Job, error) {
+	{"CreateJob", coreJobsURL, http.StatusCreated, func(ctx context.Context, c *Client) (*Job, error) {
 		return c.CreateJob(ctx, "Write a quickstart")
 	}},
-	{"SendMessage", coreJobURL("job_1") + "/message", func(ctx context.Context, c *Client) (*Job, error) {
+	{"SendMessage", coreJobURL("job_1") + "/message", http.StatusOK, func(ctx context.Context, c *Client) (*Job, error) {
 		return c.SendMessage(ctx, "job_1", "Also add examples")
 	}},
 }
@@ -498,7 +499,7 @@ func TestPost429ThenSuccess(t *testing.T) {
 			rec := &coreRecorder{}
 			mt.RegisterResponder(http.MethodPost, pc.url, rec.wrap(inOrder(
 				respond(http.StatusTooManyRequests, `{"error":"rate limited"}`),
-				respondJob(http.StatusCreated, "job_1", JobActive),
+				respondJob(pc.ok, "job_1", JobActive),
 			)))
 			job, err := pc.call(context.Background(), c)
 			require.NoError(t, err)
@@ -524,7 +525,7 @@ func TestPostAnswerLostIsOutcomeUnknown(t *testing.T) {
 			t.Run(pc.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				c, mt := newCoreClient(t, WithMaxRetries(3))
-				mt.RegisterResponder(http.MethodPost, pc.url, inOrder(lost, respondJob(http.StatusCreated, "job_2", JobActive)))
+				mt.RegisterResponder(http.MethodPost, pc.url, inOrder(lost, respondJob(pc.ok, "job_1", JobActive)))
 
 				job, err := pc.call(context.Background(), c)
 				assert.Nil(t, job)

@@ -36,12 +36,20 @@ var (
 	ErrRateLimited = errors.New("mintlify: rate limited")
 	// ErrServer matches any 5xx answer.
 	ErrServer = errors.New("mintlify: server error")
-	// ErrOutcomeUnknown reports a CreateJob or SendMessage whose request
+	// ErrOutcomeUnknown reports a call that creates something (a job, a
+	// follow-up, a deployment, an automation run) whose request may have
 	// reached the server but whose answer was lost (a reset connection, a
-	// timeout, a truncated body) or was a 500, 502 or 504. The server may or
-	// may not have acted, so the SDK never retries it by itself: a blind
-	// retry could start a second job.
+	// timeout, a truncated or malformed body) or was a 1xx, 500, 502 or 504.
+	// The server may or may not have acted, so the SDK never retries it by
+	// itself: a blind retry could start a second job. An error before any
+	// byte of the request was sent is never ErrOutcomeUnknown.
 	ErrOutcomeUnknown = errors.New("mintlify: outcome unknown, the server may have acted")
+	// ErrMalformedResponse reports a 2xx answer that is not the documented
+	// object: not JSON, a required field missing or null, a value of the
+	// wrong type, another status code than documented, an answer about
+	// another resource than the one asked for. A GET is retried on it; for
+	// a POST it comes with ErrOutcomeUnknown.
+	ErrMalformedResponse = errors.New("mintlify: malformed response")
 )
 
 // APIError is the error for every answer outside 2xx. Use errors.Is with the
@@ -124,15 +132,16 @@ const (
 	maxIDRunes      = 128      // of a request ID
 )
 
-// newAPIError reads (a bounded part of) resp's body. The key is scrubbed from
-// everything kept, because some proxies echo request headers in error pages.
-func newAPIError(resp *http.Response, key string) *APIError {
+// newAPIError reads (a bounded part of) body, resp's. The key is scrubbed
+// from everything kept, because some proxies echo request headers in error
+// pages.
+func newAPIError(resp *http.Response, r io.Reader, scrub scrubber) *APIError {
 	e := &APIError{
 		StatusCode: resp.StatusCode,
-		RequestID:  safeText(requestID(resp.Header), key, maxIDRunes, false),
+		RequestID:  safeText(requestID(resp.Header), scrub, maxIDRunes, false),
 	}
 	e.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	body, _ := io.ReadAll(io.LimitReader(r, maxErrorBody))
 
 	var wire struct {
 		Error   json.RawMessage `json:"error"`
@@ -142,12 +151,12 @@ func newAPIError(resp *http.Response, key string) *APIError {
 		} `json:"details"`
 	}
 	if json.Unmarshal(body, &wire) == nil && (wire.Error != nil || wire.Message != "") {
-		e.Message = safeText(wireMessage(wire.Error, wire.Message), key, maxMessageRunes, false)
+		e.Message = safeText(wireMessage(wire.Error, wire.Message), scrub, maxMessageRunes, false)
 		for _, d := range wire.Details {
-			e.Details = append(e.Details, safeText(d.Message, key, maxMessageRunes, false))
+			e.Details = append(e.Details, safeText(d.Message, scrub, maxMessageRunes, false))
 		}
 	} else {
-		e.Message = safeText(string(body), key, maxSnippetRunes, true)
+		e.Message = safeText(string(body), scrub, maxSnippetRunes, true)
 	}
 	if e.Message == "" {
 		e.Message = http.StatusText(resp.StatusCode)
@@ -172,14 +181,17 @@ func wireMessage(raw json.RawMessage, fallback string) string {
 }
 
 // safeText makes server-sent text fit for an error string: the key scrubbed
-// (before cutting, so no prefix of it survives), then one printable line of
-// at most limit runes: runs of white space, control characters and invalid
-// UTF-8 become one space, and markup too when stripTags is set.
-func safeText(s, key string, limit int, stripTags bool) string {
-	return scrub(oneLine(scrub(s, key), limit, stripTags), key)
+// (before cutting, so that no whole copy is cut in two), then one printable
+// line of at most limit runes: runs of white space, control characters and
+// invalid UTF-8 become one space, and markup too when stripTags is set. A
+// text cut short loses a tail that starts the key.
+func safeText(s string, scrub scrubber, limit int, stripTags bool) string {
+	line, cut := oneLine(scrub(s, false), limit, stripTags)
+	return scrub(line, cut)
 }
 
-func oneLine(s string, limit int, stripTags bool) string {
+// oneLine also reports whether it cut s short.
+func oneLine(s string, limit int, stripTags bool) (string, bool) {
 	var b strings.Builder
 	inTag, space, n := false, false, 0
 	for len(s) > 0 && n < limit {
@@ -203,15 +215,29 @@ func oneLine(s string, limit int, stripTags bool) string {
 			n++
 		}
 	}
-	return b.String()
+	return b.String(), len(s) > 0
 }
 
-func scrub(s, key string) string {
-	if key == "" || !strings.Contains(s, key) {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
+// opError adds what the SDK was doing to an error, with the package prefix
+// once: "mintlify: polling job "x": HTTP 404 ...".
+type opError struct {
+	op  string
+	err error
 }
+
+func (e *opError) Error() string { return "mintlify: " + e.op + ": " + trimPrefix(e.err.Error()) }
+func (e *opError) Unwrap() error { return e.err }
+
+func wrapOp(op string, err error) error { return &opError{op: op, err: err} }
+
+// unprefixed shows err without the package prefix, for a second error in
+// one message.
+type unprefixed struct{ err error }
+
+func (u unprefixed) Error() string { return trimPrefix(u.err.Error()) }
+func (u unprefixed) Unwrap() error { return u.err }
+
+func trimPrefix(s string) string { return strings.TrimPrefix(s, "mintlify: ") }
 
 func requestID(h http.Header) string {
 	for _, name := range [...]string{"X-Request-Id", "Request-Id", "X-Amzn-Requestid"} {

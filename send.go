@@ -1,6 +1,20 @@
 package mintlify
 
-import "context"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync/atomic"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
 
 // request describes one API call for send. Endpoints are a few lines on
 // top of it: validate the input, build a request, send it.
@@ -11,20 +25,346 @@ type request struct {
 	path  string
 	query string // encoded, without "?"
 	body  []byte // nil: no body
-	// want is the documented success status (201, 202); 0 means 200.
+	// want is the documented success status (201, 202); 0 means 200, and
+	// -1 any 2xx (Client.Do).
 	want int
 	// idempotent marks a POST that may be retried like a GET (it only
 	// mints a link, say). GETs are always idempotent.
 	idempotent bool
 }
 
-// send is the one request path: every endpoint goes through it. A result
-// type that implements checker has its required fields checked: a 2xx
-// whose body is not the documented object is an error.
-func send[T any](ctx context.Context, c *Client, r request) (*T, error) {
-	return call[T](ctx, c, r.method, r.path, r.query, r.body)
+func (r *request) retriedLikeGet() bool {
+	return r.idempotent || r.method == http.MethodGet || r.method == http.MethodHead
+}
+
+// Response describes the final HTTP answer to one call: what a support
+// ticket or quota planning needs. See [WithResponseObserver] and [Client.Do].
+type Response struct {
+	Method string
+	// Path is the request's path and query, relative to the base URL.
+	Path string
+	// StatusCode is the final answer's status, 0 when none arrived.
+	StatusCode int
+	// Header holds the final answer's headers, with any copy of the API key
+	// replaced by "[redacted]".
+	Header    http.Header
+	RequestID string // from a request-id header, if any
+	// Attempts counts the HTTP requests the call sent, retries included:
+	// each one counts against the API's quotas.
+	Attempts int
 }
 
 // checker is implemented by result types with required fields: check
 // reports a decoded answer that is not the documented object.
 type checker interface{ check() error }
+
+// send is the one request path of the typed endpoints: it sends r and
+// decodes a 2xx answer into a new T, checked (see checker).
+func send[T any](ctx context.Context, c *Client, r request) (*T, error) {
+	var out *T
+	_, err := c.do(ctx, r, func(body io.Reader) error {
+		var v T
+		if err := decodeJSON(body, &v); err != nil {
+			return err
+		}
+		if ch, ok := any(&v).(checker); ok {
+			if err := ch.check(); err != nil {
+				return err
+			}
+		}
+		out = &v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// decodeJSON decodes exactly one JSON value. Its errors never quote the
+// body: a proxy may have echoed the key into it.
+func decodeJSON(body io.Reader, v any) error {
+	dec := json.NewDecoder(body)
+	if err := dec.Decode(v); err != nil {
+		return describeJSONError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("more than one JSON value")
+	}
+	return nil
+}
+
+func describeJSONError(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF):
+		return errors.New("empty body")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("body ends early")
+	case errors.As(err, &syntax):
+		return fmt.Errorf("not JSON (at byte %d)", syntax.Offset)
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return fmt.Errorf("a JSON %s where an object was expected", typ.Value)
+		}
+		return fmt.Errorf("field %s: a JSON %s where %s was expected", typ.Field, typ.Value, typ.Type)
+	case errors.Is(err, errBodyTooLarge):
+		return err
+	}
+	return fmt.Errorf("reading body: %w", err) // a network error: it quotes no content
+}
+
+// callState follows one call's attempts. The retry layer and the transport
+// report into it through the request's context; the transport may do so
+// from its own goroutines, hence the atomics.
+type callState struct {
+	attempts atomic.Int32
+	traced   atomic.Bool // the transport reports connection events (httptrace)
+	wrote    atomic.Bool // this attempt wrote request headers: the server may have acted
+	refused  atomic.Bool // this attempt was refused (429): the server did not act
+}
+
+type callStateKey struct{}
+
+func stateOf(ctx context.Context) *callState {
+	st, _ := ctx.Value(callStateKey{}).(*callState)
+	return st
+}
+
+// startAttempt is the retry layer's RequestLogHook: it runs before each
+// attempt.
+func startAttempt(_ retryablehttp.Logger, req *http.Request, _ int) {
+	if st := stateOf(req.Context()); st != nil {
+		st.attempts.Add(1)
+		st.traced.Store(false)
+		st.wrote.Store(false)
+		st.refused.Store(false)
+	}
+}
+
+// mayHaveActed reports whether the last attempt could have reached the
+// server without a clear answer. Transports that report connection
+// events say exactly whether any byte left; for others (a test double, a
+// custom RoundTripper) only a failed dial is known not to have sent
+// anything.
+func (st *callState) mayHaveActed(err error) bool {
+	if st.refused.Load() {
+		return false
+	}
+	var be *bodyError
+	if errors.As(err, &be) {
+		return true // a 2xx arrived: the server acted, its answer is lost
+	}
+	if st.traced.Load() {
+		return st.wrote.Load()
+	}
+	var ue *url.Error
+	return errors.As(err, &ue) && !isDialError(ue.Err)
+}
+
+func traceInto(ctx context.Context, st *callState) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GetConn:      func(string) { st.traced.Store(true) },
+		WroteHeaders: func() { st.wrote.Store(true) },
+	})
+}
+
+var jsonMediaType = []string{"application/json"}
+
+// do is the one request path: build, send with retries by method, hand a
+// 2xx body of the documented status to decode, map anything else to an
+// error, redact the key from everything returned, and report the answer to
+// the observer.
+func (c *Client) do(ctx context.Context, r request, decode func(io.Reader) error) (*Response, error) {
+	if err := c.ready(ctx); err != nil {
+		return nil, err
+	}
+	path := strings.ReplaceAll(r.path, "{projectId}", c.projectSeg)
+	info := &Response{Method: r.method, Path: path}
+	if r.query != "" {
+		info.Path += "?" + r.query
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, wrapOp("nothing sent", err)
+	}
+	st := &callState{}
+	ctx = traceInto(context.WithValue(ctx, callStateKey{}, st), st)
+
+	var raw any // an untyped nil for no body: a nil []byte would still send one
+	if r.body != nil {
+		raw = r.body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, c.baseURL+info.Path, raw)
+	if err != nil {
+		return nil, c.redact(wrapOp("building request", err))
+	}
+	cred := c.cred()
+	req.Header["Authorization"] = cred.header // shared read-only slices: no allocation
+	req.Header["Accept"] = jsonMediaType
+	req.Header["User-Agent"] = c.userAgent
+	if r.body != nil {
+		req.Header["Content-Type"] = jsonMediaType
+	}
+	want := r.want
+	if want == 0 {
+		want = http.StatusOK
+	}
+	req.SetResponseHandler(func(resp *http.Response) error {
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			return nil // call turns the final one into an *APIError
+		}
+		if want > 0 && resp.StatusCode != want {
+			return &bodyError{status: resp.StatusCode, err: fmt.Errorf("the documented success status is %d", want)}
+		}
+		return readSuccess(ctx, resp, decode)
+	})
+
+	retrier := c.post
+	if r.retriedLikeGet() {
+		retrier = c.get
+	}
+	// Only the final answer counts: the retry layer drains and closes the
+	// others.
+	resp, err := retrier.Do(req)
+	info.Attempts = int(st.attempts.Load())
+	if resp != nil {
+		defer resp.Body.Close()
+		info.StatusCode = resp.StatusCode
+		info.Header = c.redactHeader(resp.Header)
+		info.RequestID = safeText(requestID(resp.Header), c.scrub, maxIDRunes, false)
+	}
+	c.observe(ctx, info)
+	switch {
+	case err != nil:
+		return info, c.redact(c.sendError(r, st, err))
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		return info, c.apiError(ctx, r, resp)
+	}
+	return info, nil
+}
+
+// readSuccess hands a 2xx body to decode, bounded in size and in time: a
+// body that never ends is cut by the bound, one that stalls by the context.
+func readSuccess(ctx context.Context, resp *http.Response, decode func(io.Reader) error) error {
+	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+	defer stop()
+	body := &io.LimitedReader{R: resp.Body, N: maxResponseBody + 1}
+	err := decode(&tooLargeReader{body})
+	if err == nil {
+		if _, err = io.Copy(io.Discard, body); err != nil { // to EOF, so the connection is reused
+			err = fmt.Errorf("reading body: %w", err)
+		}
+	}
+	if body.N == 0 {
+		err = errBodyTooLarge
+	}
+	if cerr := ctx.Err(); err != nil && cerr != nil {
+		return fmt.Errorf("reading the answer: %w", cerr) // not malformed: cut short by the caller
+	}
+	if err != nil {
+		return &bodyError{status: resp.StatusCode, err: err}
+	}
+	return nil
+}
+
+// tooLargeReader turns the end of the bound into errBodyTooLarge, so that
+// the decoder reports the real cause.
+type tooLargeReader struct{ r *io.LimitedReader }
+
+func (t *tooLargeReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if err == io.EOF && t.r.N == 0 {
+		return n, errBodyTooLarge
+	}
+	return n, err
+}
+
+// apiError reads a non-2xx answer. A 1xx (a 101 Switching Protocols that
+// hands over the raw connection, say) has no body to read: it is closed
+// unread, so a server holding it open cannot hold the call.
+func (c *Client) apiError(ctx context.Context, r request, resp *http.Response) error {
+	var apiErr *APIError
+	if resp.StatusCode < 200 {
+		resp.Body.Close()
+		apiErr = newAPIError(resp, bytes.NewReader(nil), c.scrub)
+	} else {
+		stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+		defer stop()
+		apiErr = newAPIError(resp, resp.Body, c.scrub)
+	}
+	apiErr.outcomeUnknown = !r.retriedLikeGet() && gatewayMayHaveActed(resp.StatusCode)
+	return apiErr
+}
+
+// gatewayMayHaveActed lists the answers that can follow a request the API
+// already acted on: a crash midway, a proxy timing out on a slow answer, a
+// connection switched to another protocol. 503 is left out: it is sent
+// instead of acting.
+func gatewayMayHaveActed(code int) bool {
+	return code < 200 || code == http.StatusInternalServerError || code == http.StatusBadGateway ||
+		code == http.StatusGatewayTimeout
+}
+
+// observe reports the final answer to the client's observer, if any.
+func (c *Client) observe(ctx context.Context, info *Response) {
+	if c.observer != nil {
+		c.observer(ctx, info)
+	}
+}
+
+// sendError classifies a failure with no usable API answer. For a POST it
+// decides whether the server may have acted (ErrOutcomeUnknown).
+func (c *Client) sendError(r request, st *callState, err error) error {
+	var be *bodyError
+	malformed := errors.As(err, &be)
+	if !r.retriedLikeGet() && st.mayHaveActed(err) {
+		return &outcomeError{err: err}
+	}
+	if malformed {
+		return err
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // its text repeats the method and URL: say it once
+		return wrapOp(fmt.Sprintf("%s %s", r.method, strings.ReplaceAll(r.path, "{projectId}", c.projectSeg)), err)
+	}
+	return wrapOp("sending request", err)
+}
+
+// outcomeError is a POST whose request may have reached the server
+// without an answer that says what it did.
+type outcomeError struct{ err error }
+
+func (e *outcomeError) Error() string {
+	return "mintlify: outcome unknown, the server may have acted: " + trimPrefix(e.err.Error())
+}
+
+func (e *outcomeError) Unwrap() []error { return []error{ErrOutcomeUnknown, e.err} }
+
+// bodyError is a 2xx answer that is not the documented object: unreadable,
+// not JSON, a required field missing, another status than documented.
+type bodyError struct {
+	status int
+	err    error
+}
+
+func (e *bodyError) Error() string {
+	return fmt.Sprintf("mintlify: malformed HTTP %d answer: %v", e.status, e.err)
+}
+
+func (e *bodyError) Unwrap() []error { return []error{ErrMalformedResponse, e.err} }
+
+// malformed reports an answer whose content the endpoint rejects after
+// decoding (another resource than the one asked for, say). For a call that
+// may have acted, the outcome is unknown as well.
+func (c *Client) malformed(r request, format string, args ...any) error {
+	var err error = &bodyError{status: http.StatusOK, err: fmt.Errorf(format, args...)}
+	if r.want > 0 {
+		err.(*bodyError).status = r.want
+	}
+	if !r.retriedLikeGet() {
+		err = &outcomeError{err: err}
+	}
+	return c.redact(err)
+}

@@ -1,0 +1,186 @@
+package mintlify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"time"
+)
+
+// PollOption tunes a poller: [Client.PollJob], [Client.PollDeployment] and
+// [Client.PollStaticExport] share one, with the same schedule, observers
+// and stop reasons.
+//
+// A poller reads the resource at once, then waits between reads: first
+// about the interval of [WithPollInterval] (default 5s), then half as long
+// again each time, each wait jittered by up to 20% so that pollers started
+// together drift apart, up to [WithMaxPollInterval] (default 30s). It
+// returns the resource with a nil error once its status is terminal, failed
+// ones included: the status says how it ended. It stops with an error when
+// the context ends (wrapping ctx.Err() and the last failure, if any), on an
+// answer that waiting cannot fix (ErrNotFound, ErrUnauthorized, ...), after five failed reads in a row, or when the server asks to
+// wait (Retry-After) longer than the maximum interval. The poller owns the
+// waits: a Retry-After within the maximum interval becomes the next wait,
+// and is never slept on inside a single read.
+type PollOption func(*pollConfig)
+
+type pollConfig struct {
+	interval, maxInterval time.Duration
+	observers             []pollObserver
+	sleep                 func(ctx context.Context, d time.Duration) bool // tests replace it
+}
+
+// pollObserver is a typed observer behind an untyped face, so that one
+// option serves every poller.
+type pollObserver struct {
+	accepts func(any) bool
+	observe func(any)
+}
+
+const (
+	defaultPollInterval    = 5 * time.Second
+	defaultMaxPollInterval = 30 * time.Second
+	// maxFailedPolls is how many reads in a row may fail (each after its
+	// own retries) before a poller gives up, so that a hard failure
+	// surfaces in about a minute instead of at the caller's deadline.
+	maxFailedPolls = 5
+	// maxPollInterval bounds WithMaxPollInterval, which keeps the interval
+	// arithmetic far from overflow.
+	maxPollInterval = 24 * time.Hour
+)
+
+// WithPollInterval sets the first wait between reads (default 5s). Later
+// waits grow by half each time, with jitter, up to [WithMaxPollInterval].
+func WithPollInterval(d time.Duration) PollOption {
+	return func(p *pollConfig) { p.interval = d }
+}
+
+// WithMaxPollInterval caps the wait between reads (default 30s, at most
+// 24h). A server asking to wait longer (Retry-After) ends the poll with
+// ErrRateLimited instead of a silent hour-long sleep.
+func WithMaxPollInterval(d time.Duration) PollOption {
+	return func(p *pollConfig) { p.maxInterval = d }
+}
+
+// WithPollObserver calls fn with every state the poller reads, the last one
+// included, on the polling goroutine: use it to show progress. T is the
+// polled resource ([Job], [Deployment] or [StaticExport]); an observer of
+// another type is refused with ErrInvalidInput before any request. Several
+// observers are called in the order given.
+func WithPollObserver[T any](fn func(*T)) PollOption {
+	return func(p *pollConfig) {
+		p.observers = append(p.observers, pollObserver{
+			accepts: func(v any) bool { _, ok := v.(*T); return ok },
+			observe: func(v any) { fn(v.(*T)) },
+		})
+	}
+}
+
+// poll is the one poller: it reads with get until terminal says the
+// resource has stopped. what names the resource in errors ("job \"x\"").
+func poll[T any](ctx context.Context, c *Client, what string, get func(context.Context) (*T, error), terminal func(*T) bool, opts []PollOption) (*T, error) {
+	if err := c.ready(ctx); err != nil {
+		return nil, err
+	}
+	cfg := pollConfig{interval: defaultPollInterval, maxInterval: defaultMaxPollInterval, sleep: sleep}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	if cfg.interval <= 0 || cfg.maxInterval < cfg.interval || cfg.maxInterval > maxPollInterval {
+		return nil, invalidf("poll intervals %s..%s: want 0 < first <= max <= %s", cfg.interval, cfg.maxInterval, maxPollInterval)
+	}
+	for _, o := range cfg.observers {
+		if !o.accepts((*T)(nil)) {
+			return nil, invalidf("a poll observer of another type than *%T", *new(T))
+		}
+	}
+
+	ctx = context.WithValue(ctx, pollingKey{}, true) // see retryAfterIsOurs
+	interval := cfg.interval
+	var lastErr error
+	for failures := 0; ; {
+		v, err := get(ctx)
+		wait := min(jitter(interval), cfg.maxInterval)
+		switch {
+		case err == nil:
+			failures, lastErr = 0, nil
+			for _, o := range cfg.observers {
+				o.observe(v)
+			}
+			if terminal(v) {
+				return v, nil
+			}
+		case ctx.Err() != nil:
+			if !errors.Is(err, ctx.Err()) {
+				lastErr = err // a real failure that raced the context's end
+			}
+			return nil, pollStopped(ctx, what, lastErr)
+		case !transient(err):
+			return nil, wrapOp("polling "+what, err)
+		default:
+			failures, lastErr = failures+1, err
+			if failures >= maxFailedPolls {
+				return nil, wrapOp(fmt.Sprintf("polling %s: %d reads in a row failed", what, failures), err)
+			}
+			if ae := (*APIError)(nil); errors.As(err, &ae) && ae.RetryAfter > 0 {
+				if ae.RetryAfter > cfg.maxInterval {
+					return nil, wrapOp(fmt.Sprintf("polling %s: the server asks to wait %s, more than the maximum poll interval", what, ae.RetryAfter), err)
+				}
+				wait = max(wait, ae.RetryAfter)
+			}
+		}
+
+		if !cfg.sleep(ctx, wait) {
+			return nil, pollStopped(ctx, what, lastErr)
+		}
+		interval = min(interval+interval/2, cfg.maxInterval)
+	}
+}
+
+// pollingKey marks the context of a poller's reads: their GETs hand a
+// Retry-After back to the poller instead of sleeping on it.
+type pollingKey struct{}
+
+// pollStopped says why polling ended with the context: its error, and the
+// last failure seen if there was one (errors.Is works on both).
+func pollStopped(ctx context.Context, what string, last error) error {
+	if last == nil || errors.Is(last, ctx.Err()) {
+		return wrapOp("polling "+what, ctx.Err())
+	}
+	return fmt.Errorf("mintlify: polling %s: %w (last failure: %w)", what, ctx.Err(), unprefixed{last})
+}
+
+// transient reports failures that a later read may not see: rate limits,
+// server errors, network trouble, a malformed answer (a proxy's page, a
+// cut body). Other API answers and bad input are final.
+func transient(err error) bool {
+	if ae := (*APIError)(nil); errors.As(err, &ae) {
+		return ae.StatusCode == http.StatusTooManyRequests || ae.StatusCode >= 500
+	}
+	return !errors.Is(err, ErrInvalidInput)
+}
+
+// jitter spreads d over [0.8d, 1.2d].
+func jitter(d time.Duration) time.Duration {
+	spread := d / 5
+	if spread <= 0 {
+		return d
+	}
+	return d - spread + rand.N(2*spread+1)
+}
+
+// sleep waits for d or until ctx ends, reporting whether the full wait passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
