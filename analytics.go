@@ -1,76 +1,60 @@
 package mintlify
 
+// What every analytics route shares: the path prefix, dates, page limits,
+// the query string, and the JSON field types that tell an absent, null or
+// wrongly typed value from a real one. Each route lives in its own file
+// (visitors.go, views.go, searches.go, feedback.go, assistant.go).
+//
+// All analytics routes share one quota: 100 requests per organization per
+// hour. The iterators therefore ask for each route's largest page unless
+// told otherwise.
+
 import (
-	"context"
-	"iter"
-	"net/http"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/google/go-querystring/query"
 )
 
-// maxVisitorsLimit is the largest page the visitors endpoint serves. The
-// iterators use it by default: the analytics quota counts requests, not rows.
-const maxVisitorsLimit = 250
+// analyticsPath is the prefix of every analytics route; send replaces
+// "{projectId}" with the client's escaped project ID.
+const analyticsPath = "/v1/analytics/{projectId}/"
 
-// VisitorsParams selects the rows of the visitors export. The zero value
-// asks for the server's default date range, from the first row.
-type VisitorsParams struct {
-	// DateFrom is the first instant counted; zero sends none. DateTo is the
-	// exclusive end: visits at or after it are not counted; zero sends none.
-	// A time at midnight in its location is sent as that calendar day
-	// (YYYY-MM-DD), anything else as an RFC 3339 instant: pass t.UTC() to
-	// send a local midnight as an exact instant.
-	DateFrom, DateTo time.Time
-	// Limit is the page size, 1 to 250. With 0, GetVisitors sends none (the
-	// server answers 50 rows) and the iterators use 250, the fewest
-	// requests of the hourly quota.
-	Limit int
-	// Offset is how many rows to skip. The iterators start there, which is
-	// how an interrupted export resumes: see Visitors.
-	Offset int
-}
-
-// visitorsQuery is the wire form of VisitorsParams: zero fields are not sent.
-type visitorsQuery struct {
+// analyticsQuery is the wire form of the parameters every analytics route
+// shares: zero fields are not sent. The page position (offset or cursor)
+// is added per page by position.appendTo.
+type analyticsQuery struct {
 	DateFrom string `url:"dateFrom,omitempty"`
 	DateTo   string `url:"dateTo,omitempty"`
 	Limit    int    `url:"limit,omitempty"`
-	Offset   int    `url:"offset,omitempty"`
+	Source   string `url:"source,omitempty"`
+	Status   string `url:"status,omitempty"`
 }
 
-// encode validates p as the API would and returns its query string.
-func (p VisitorsParams) encode() (string, error) {
-	if err := p.validate(); err != nil {
+// encodeQuery validates the shared parameters as the API would (the limit
+// against the route's own range) and returns them as a query string.
+func encodeQuery(from, to time.Time, limit, maxLimit int, source FeedbackSource, statuses []FeedbackStatus) (string, error) {
+	if limit < 0 || limit > maxLimit {
+		return "", invalidf("limit %d outside 1..%d (0 for the default)", limit, maxLimit)
+	}
+	if err := validateRange(from, to); err != nil {
 		return "", err
 	}
-	return p.queryString()
-}
-
-// validate rejects, before any request, what the API would reject.
-func (p VisitorsParams) validate() error {
-	switch {
-	case p.Limit < 0 || p.Limit > maxVisitorsLimit:
-		return invalidf("limit %d outside 1..%d (0 for the default)", p.Limit, maxVisitorsLimit)
-	case p.Offset < 0:
-		return invalidf("offset %d is negative", p.Offset)
-	case !inRFC3339Range(p.DateFrom) || !inRFC3339Range(p.DateTo):
-		return invalidf("dates %s..%s: years must be 0000 to 9999", p.DateFrom, p.DateTo)
-	case !p.DateFrom.IsZero() && !p.DateTo.IsZero() && !asSent(p.DateFrom).Before(asSent(p.DateTo)):
-		return invalidf("DateFrom %s is not before DateTo %s (DateTo is exclusive)",
-			queryDate(p.DateFrom), queryDate(p.DateTo))
+	status, err := encodeFilters(source, statuses)
+	if err != nil {
+		return "", err
 	}
-	return nil
-}
-
-// queryString encodes p, which validate accepted, with go-querystring.
-func (p VisitorsParams) queryString() (string, error) {
-	v, err := query.Values(visitorsQuery{
-		DateFrom: queryDate(p.DateFrom),
-		DateTo:   queryDate(p.DateTo),
-		Limit:    p.Limit,
-		Offset:   p.Offset,
+	v, err := query.Values(analyticsQuery{
+		DateFrom: queryDate(from),
+		DateTo:   queryDate(to),
+		Limit:    limit,
+		Source:   string(source),
+		Status:   status,
 	})
 	if err != nil {
 		return "", invalidf("encoding query: %v", err)
@@ -78,18 +62,50 @@ func (p VisitorsParams) queryString() (string, error) {
 	return v.Encode(), nil
 }
 
-// atOffset returns the query of a page that only differs from q, encoded
-// with Offset 0, by its offset. Encode sorts keys and "offset" sorts last,
-// so this is exactly what encode would return, for a fraction of the cost
-// (a walk sends hundreds of pages; encode allocates about 20 times).
-func atOffset(q string, offset int) string {
+// validateRange rejects a date range the server would refuse: years RFC
+// 3339 cannot write, and DateFrom not before DateTo (DateTo is exclusive).
+func validateRange(from, to time.Time) error {
 	switch {
-	case offset == 0:
-		return q
-	case q == "":
-		return "offset=" + strconv.Itoa(offset)
+	case !inRFC3339Range(from) || !inRFC3339Range(to):
+		return invalidf("dates %s..%s: years must be 0000 to 9999", from, to)
+	case !from.IsZero() && !to.IsZero() && !asSent(from).Before(asSent(to)):
+		return invalidf("DateFrom %s is not before DateTo %s (DateTo is exclusive)",
+			queryDate(from), queryDate(to))
 	}
-	return q + "&offset=" + strconv.Itoa(offset)
+	return nil
+}
+
+// validateOffset rejects a negative offset.
+func validateOffset(offset int) error {
+	if offset < 0 {
+		return invalidf("offset %d is negative", offset)
+	}
+	return nil
+}
+
+// position is where a page starts: an offset for offset routes, a cursor
+// for cursor routes ("" for the first page).
+type position struct {
+	offset int
+	cursor string
+}
+
+// appendTo adds the position to an encoded query. The shared parameters
+// are encoded once per walk; only this part changes from page to page.
+func (p position) appendTo(q string) string {
+	var extra string
+	switch {
+	case p.cursor != "":
+		extra = "cursor=" + url.QueryEscape(p.cursor)
+	case p.offset > 0:
+		extra = "offset=" + strconv.Itoa(p.offset)
+	default:
+		return q
+	}
+	if q == "" {
+		return extra
+	}
+	return q + "&" + extra
 }
 
 // inRFC3339Range reports whether t has four-digit years where it is and in
@@ -130,102 +146,187 @@ func asSent(t time.Time) time.Time {
 	return t
 }
 
-// VisitorCounts are distinct visitors by kind of traffic. Total counts a
-// visitor seen as both human and AI once, so it lies between max(Human, AI)
-// and Human+AI.
-type VisitorCounts struct {
-	Human int `json:"human"`
-	AI    int `json:"ai"`
-	Total int `json:"total"`
+// analyticsTimeLayouts are the forms an analytics timestamp may take. The
+// vendor schema types them as plain strings; times without a zone are UTC.
+var analyticsTimeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	time.DateOnly,
 }
 
-// PathVisitors are the distinct visitors of one documentation path: one row
-// of the export. Counts are as in VisitorCounts.
-type PathVisitors struct {
-	Path  string `json:"path"`
-	Human int    `json:"human"`
-	AI    int    `json:"ai"`
-	Total int    `json:"total"`
-}
-
-// VisitorsPage is one page of the visitors export.
-type VisitorsPage struct {
-	// Totals are the site-wide counts for the whole date range, the same on
-	// every page; they are not the sum of the rows.
-	Totals   VisitorCounts  `json:"totals"`
-	Visitors []PathVisitors `json:"visitors"`
-	// HasMore says rows follow this page.
-	HasMore bool `json:"hasMore"`
-}
-
-func (p *VisitorsPage) pageRows() []PathVisitors { return p.Visitors }
-func (p *VisitorsPage) pageHasMore() bool        { return p.HasMore }
-
-// GetVisitors reads one page of distinct visitors per path, with the
-// site-wide totals (GET /v1/analytics/{projectId}/visitors). Each call is one
-// request of the organization's 100 analytics requests an hour: to read
-// everything use VisitorPages or Visitors, which ask for the largest pages.
-func (c *Client) GetVisitors(ctx context.Context, p VisitorsParams) (*VisitorsPage, error) {
-	q, err := p.encode()
-	if err != nil {
-		return nil, err
-	}
-	return call[VisitorsPage](ctx, c, http.MethodGet, c.visitorsPath, q, nil)
-}
-
-// VisitorPages walks the visitors export page by page from p.Offset (GET
-// /v1/analytics/{projectId}/visitors, one request per page), with 250 rows a
-// page unless p.Limit says otherwise. Use it rather than Visitors to read
-// Totals, or to write pages in batches.
-//
-// A page is requested only when the loop asks for it: breaking out stops
-// the walk. A failure (invalid p, an API error after retries, the context
-// ending between pages, a server that says more follow but sends an empty
-// page, or more than 10,000 pages) is yielded once as (nil, err) and ends
-// the walk. To resume, start a new walk at p.Offset plus the rows of the
-// pages received. Pages are as the server sent them; see Visitors for what
-// happens when the data change during a walk.
-func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*VisitorsPage, error] {
-	if p.Limit == 0 {
-		p.Limit = maxVisitorsLimit
-	}
-	start := p.Offset
-	err := p.validate()
-	p.Offset = 0 // the walk adds each page's offset: see atOffset
-	var q string
-	if err == nil {
-		q, err = p.queryString()
-	}
-	return walkPages(ctx, start, func(ctx context.Context, offset int) (*VisitorsPage, error) {
-		if err != nil {
-			return nil, err // invalid p: the walk yields it before any request
+// parseAnalyticsTime reads an analytics timestamp. One that does not parse
+// is the zero time, not an error: a stray format must not fail an export.
+func parseAnalyticsTime(s string) time.Time {
+	for _, layout := range analyticsTimeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
 		}
-		return call[VisitorsPage](ctx, c, http.MethodGet, c.visitorsPath, atOffset(q, offset), nil)
-	})
+	}
+	return time.Time{}
 }
 
-// Visitors walks every row of the visitors export from p.Offset, in the
-// server's order, fetching pages as VisitorPages does (250 rows a request
-// unless p.Limit says otherwise), so breaking out of the loop stops the
-// requests. A failure is yielded once as (zero, err) and ends the walk.
-// Rows carry no site-wide totals: read them from VisitorPages.
-//
-// To resume an interrupted export, walk again with Offset set to the old
-// p.Offset plus the number of rows the loop received.
-//
-// Offset pages are positions, not a snapshot: when visits arrive during a
-// walk, rows move between two requests. A row that moves down past the
-// walk's position is sent again; one that moves up past it is not sent at
-// all. For an exact export, end the range in the past (DateTo today at the
-// latest), where nothing changes. Visitors drops the repeats: it never
-// yields a path again within 2,048 rows of yielding it, which covers every
-// path that moved down fewer than 2,048 places during the walk. It keeps
-// at most 4,096 paths for this, so its memory does not grow with the
-// export. No client can bring back a row the server never sent. After a
-// dropped repeat, the resume offset above is a little early: the new walk
-// may repeat a row, but never skips one. Three pages in a row that hold
-// nothing new end the walk with an error: that is a server or cache
-// ignoring offset, and walking on would only spend the quota.
-func (c *Client) Visitors(ctx context.Context, p VisitorsParams) iter.Seq2[PathVisitors, error] {
-	return walkRows(c.VisitorPages(ctx, p), func(r PathVisitors) string { return r.Path })
+// The JSON field types below record whether a field was present, so that a
+// page's check method can refuse an answer missing a required field: a
+// plain Go field cannot tell `{}` from zeros. They decode without
+// reflection beyond encoding/json's own, so a walk stays as fast as a
+// hand-written decode.
+
+// jsonString is a JSON string field. null sets null; any other type is a
+// decoding error.
+type jsonString struct {
+	s         string
+	set, null bool
+}
+
+func (f *jsonString) UnmarshalJSON(b []byte) error {
+	*f = jsonString{set: true}
+	if string(b) == "null" {
+		f.null = true
+		return nil
+	}
+	if len(b) < 2 || b[0] != '"' {
+		return errors.New("want a string")
+	}
+	inner := b[1 : len(b)-1]
+	for _, c := range inner {
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			// Escapes, control or non-ASCII bytes: let encoding/json
+			// unquote them (and repair invalid UTF-8) as usual.
+			return json.Unmarshal(b, &f.s)
+		}
+	}
+	f.s = string(inner)
+	return nil
+}
+
+// value is the string, "" for null or absent.
+func (f jsonString) value() string { return f.s }
+
+// present reports a field that is present and not null.
+func (f jsonString) present() bool { return f.set && !f.null }
+
+// jsonCount is a JSON number that holds a whole value (12 and 12.0, not
+// 12.5): the vendor schema types counts as numbers. null leaves it unset.
+type jsonCount struct {
+	n   int
+	set bool
+}
+
+func (f *jsonCount) UnmarshalJSON(b []byte) error {
+	*f = jsonCount{}
+	if string(b) == "null" {
+		return nil
+	}
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil && n >= math.MinInt && n <= math.MaxInt {
+		f.n, f.set = int(n), true
+		return nil
+	}
+	if len(b) > 0 && b[0] == '"' {
+		return errors.New("want a number, got a string")
+	}
+	x, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return errors.New("want a number")
+	}
+	if x != math.Trunc(x) || x < math.MinInt || x >= math.MaxInt {
+		return fmt.Errorf("count %v is not a whole number", x)
+	}
+	f.n, f.set = int(x), true
+	return nil
+}
+
+// jsonNumber is a JSON number field, fractions allowed. null leaves it
+// unset.
+type jsonNumber struct {
+	x   float64
+	set bool
+}
+
+func (f *jsonNumber) UnmarshalJSON(b []byte) error {
+	*f = jsonNumber{}
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) > 0 && (b[0] == '"' || b[0] == 'I' || b[0] == 'N') {
+		return errors.New("want a number")
+	}
+	x, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return errors.New("want a number")
+	}
+	f.x, f.set = x, true
+	return nil
+}
+
+// jsonBool is a JSON boolean field. null leaves it unset.
+type jsonBool struct {
+	v, set bool
+}
+
+func (f *jsonBool) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case "true":
+		*f = jsonBool{v: true, set: true}
+	case "false":
+		*f = jsonBool{set: true}
+	case "null":
+		*f = jsonBool{}
+	default:
+		return errors.New("want true or false")
+	}
+	return nil
+}
+
+// fieldCheck collects the first missing required field of an answer.
+type fieldCheck struct{ err error }
+
+// need records name as missing unless ok.
+func (c *fieldCheck) need(ok bool, name string) {
+	if !ok && c.err == nil {
+		c.err = fmt.Errorf("required field %q is missing or null", name)
+	}
+}
+
+// nullable records name as missing unless it was present, null or not.
+func (c *fieldCheck) nullable(f jsonString, name string) {
+	c.need(f.set, name)
+}
+
+// wirePathCounts is one row of the visitors and views routes: human, AI
+// and total counts for a path.
+type wirePathCounts struct {
+	Path  jsonString `json:"path"`
+	Human jsonCount  `json:"human"`
+	AI    jsonCount  `json:"ai"`
+	Total jsonCount  `json:"total"`
+}
+
+// wireCounts are the site-wide totals of the visitors and views routes.
+type wireCounts struct {
+	Human jsonCount `json:"human"`
+	AI    jsonCount `json:"ai"`
+	Total jsonCount `json:"total"`
+}
+
+// checkTraffic checks the shape visitors and views share: totals, rows
+// under rowsName, hasMore.
+func checkTraffic(totals *wireCounts, rows []wirePathCounts, hasMore jsonBool, rowsName string) error {
+	var c fieldCheck
+	c.need(totals != nil, "totals")
+	if totals != nil {
+		c.need(totals.Human.set, "totals.human")
+		c.need(totals.AI.set, "totals.ai")
+		c.need(totals.Total.set, "totals.total")
+	}
+	c.need(rows != nil, rowsName)
+	c.need(hasMore.set, "hasMore")
+	for i := range rows {
+		r := &rows[i]
+		if !r.Path.present() || !r.Human.set || !r.AI.set || !r.Total.set {
+			c.need(false, rowsName+"[].path, human, ai, total")
+		}
+	}
+	return c.err
 }

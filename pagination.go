@@ -1,199 +1,271 @@
 package mintlify
 
+// One pager for every analytics list route, whether it pages by offset
+// (visitors, views) or by cursor (searches, feedback, assistant).
+//
+// What a walk promises, whatever the server does:
+//   - Pages are fetched lazily: breaking out of the loop stops the requests.
+//   - A failure is yielded once, as a *WalkError that says where to resume,
+//     and ends the walk; so does a context that ends between pages.
+//   - No row is yielded twice: a row whose key the walk yielded among its
+//     last dedupWindow rows is dropped from its page (page iterators yield
+//     the page without it). Offset pages produce such repeats when data
+//     change during the walk; a cursor walk should never see one.
+//   - Guards end the walk with an error when the server misbehaves, so that
+//     no answer can keep a loop, or the hourly quota, busy: a cursor the walk
+//     has already requested (no request follows it), hasMore with no cursor
+//     or with an empty offset page (no request follows), maxStalledPages
+//     pages in a row with no new row (after the 10th such page), and more
+//     than the client's walk request cap (WithMaxWalkRequests, default
+//     1,000 pages).
+//
+// A page is one request of the walk; retries of that request inside the
+// client (see WithMaxRetries) are not counted again.
+
 import (
 	"context"
+	"errors"
 	"fmt"
-	"hash/maphash"
 	"iter"
 	"math"
-	"slices"
+	"net/http"
+	"strings"
 )
 
-// Offset pagination, shared by every endpoint that pages with limit and
-// offset: ask for the rows from offset, add the rows received, repeat while
-// the page says more follow.
-//
-// What offset pagination can promise: when the data do not change during a
-// walk (a date range that lies in the past), a walk yields every row exactly
-// once, in the server's order. When they do change, rows move between
-// positions while the walk is between two requests: a row that moves down
-// past the walk's position shows up again, and a row that moves up past it
-// is missed. The row iterators drop the repeats (see recentKeys); nothing
-// on the client side can bring back a missed row.
+const (
+	// defaultMaxWalkRequests caps the pages of one walk unless
+	// WithMaxWalkRequests says otherwise: ten times the hourly quota.
+	defaultMaxWalkRequests = 1000
 
-// maxWalkPages caps the requests of one walk, so a server that keeps saying
-// more pages follow cannot keep a loop (and the quota) busy forever. At the
-// largest page size it is 2.5 million rows, far more than the hourly
-// analytics quota allows anyway.
-const maxWalkPages = 10_000
+	// maxStalledPages is how many pages in a row may bring no new row
+	// before a walk gives up: shifting data repeat a page now and then,
+	// a server ignoring offset or cursor repeats every page.
+	maxStalledPages = 10
 
-// dedupWindow is how many of the most recent row keys a row walk remembers
-// at least (it remembers up to twice as many). A repeat is dropped when the
-// row moved down fewer places than this between its two appearances.
-const dedupWindow = 2048
+	// dedupWindow is how many of the most recent row keys a walk
+	// remembers: a repeat is dropped when the row moved fewer places
+	// than this. It bounds the walk's memory, whatever the export's length.
+	dedupWindow = 4096
 
-// maxRepeatPages is how many pages in a row may hold only rows already
-// yielded before a row walk gives up.
-const maxRepeatPages = 3
+	// cursorWindow is how many of the most recent cursors a walk remembers
+	// to notice one coming back.
+	cursorWindow = 1024
+)
 
-// offsetPage is what the pager needs from a page of an offset-paginated
-// endpoint.
-type offsetPage[R any] interface {
-	pageRows() []R
-	pageHasMore() bool
+// WithMaxWalkRequests raises (or lowers) how many pages one walk of an
+// iterator such as Views or Searches may request before it stops with a
+// *WalkError (default 1,000, ten times the hourly analytics quota). n < 1
+// restores the default.
+func WithMaxWalkRequests(n int) Option {
+	return func(c *config) { c.maxWalkRequests = n }
 }
 
-// walkPages fetches pages from offset start, each at the previous offset
-// plus the rows received, until one says no more follow. It fetches a page
-// only when the loop asks for it, so breaking out of the loop stops the
-// requests. A failure is yielded once, as (zero, err), and ends the walk;
-// so does a context that ends between pages, a page that is empty yet says
-// more follow (offset would not advance: the walk would never end), and
-// reaching maxWalkPages.
-func walkPages[P offsetPage[R], R any](ctx context.Context, start int, fetch func(ctx context.Context, offset int) (P, error)) iter.Seq2[P, error] {
-	return func(yield func(P, error) bool) {
-		var zero P
-		offset := start
+// walkCap is the client's walk request cap. It reads a nil or zero Client
+// without panicking: send refuses those with an error.
+func (c *Client) walkCap() int {
+	if c == nil || c.maxWalkRequests < 1 {
+		return defaultMaxWalkRequests
+	}
+	return c.maxWalkRequests
+}
+
+// WalkError is the error a page or row iterator yields when a walk stops
+// before its end. Err is the cause (an *APIError, a context error, a
+// malformed answer, a guard against a misbehaving server); Offset or
+// Cursor is where to resume: walk again with the params' Offset or Cursor
+// set to it. For offset routes Offset is the offset of the next page to
+// fetch; for cursor routes Cursor is the cursor of the page that failed
+// ("" for the first page). Every row before that point was yielded.
+//
+// Invalid params are reported before any request, as a plain
+// ErrInvalidInput error, not a WalkError.
+type WalkError struct {
+	Offset int
+	Cursor string
+	Err    error
+}
+
+// Error reads "mintlify: walk stopped at offset 500: HTTP 429: ...", with
+// the cause's own "mintlify: " prefix taken off.
+func (e *WalkError) Error() string {
+	var at string
+	switch {
+	case e.Cursor != "":
+		at = fmt.Sprintf("at cursor %q", e.Cursor)
+	case e.Offset > 0:
+		at = fmt.Sprintf("at offset %d", e.Offset)
+	default:
+		at = "at the first page"
+	}
+	cause := "unknown error"
+	if e.Err != nil {
+		cause = strings.TrimPrefix(e.Err.Error(), "mintlify: ")
+	}
+	return "mintlify: walk stopped " + at + ": " + cause
+}
+
+// Unwrap gives the cause to errors.Is and errors.As.
+func (e *WalkError) Unwrap() error { return e.Err }
+
+// pager describes one list route to the walker: W is its wire answer, P
+// the page users see, R a row, K a row's identity.
+type pager[W, P, R any, K comparable] struct {
+	path string
+	// cursorPaged routes follow next's cursor; offset routes add the rows
+	// received to the offset.
+	cursorPaged bool
+	page        func(*W) *P
+	rows        func(*P) *[]R
+	// next says whether more pages follow, and from which cursor ("" on
+	// offset routes).
+	next func(*P) (cursor string, more bool)
+	key  func(R) K
+}
+
+// get sends one page request: the shared parameters q plus the position.
+func (pg *pager[W, P, R, K]) get(ctx context.Context, c *Client, q string, at position) (*P, error) {
+	w, err := send[W](ctx, c, request{method: http.MethodGet, path: pg.path, query: at.appendTo(q)})
+	if err != nil {
+		return nil, err
+	}
+	return pg.page(w), nil
+}
+
+// pages walks the route from start with the encoded parameters q. invalid,
+// when set, is yielded before any request.
+func (pg *pager[W, P, R, K]) pages(ctx context.Context, c *Client, q string, start position, invalid error) iter.Seq2[*P, error] {
+	return func(yield func(*P, error) bool) {
+		if invalid == nil && ctx == nil {
+			invalid = invalidf("nil context")
+		}
+		if invalid != nil {
+			yield(nil, invalid)
+			return
+		}
+		at := start
+		fail := func(err error) { yield(nil, &WalkError{Offset: at.offset, Cursor: at.cursor, Err: err}) }
+		seen := newRecentKeys[K](dedupWindow)
+		var cursors *recentKeys[string]
+		if pg.cursorPaged {
+			cursors = newRecentKeys[string](cursorWindow)
+			if at.cursor != "" {
+				cursors.check(at.cursor)
+			}
+		}
+		limit, stalled := c.walkCap(), 0
 		for n := 0; ; n++ {
-			if n == maxWalkPages {
-				yield(zero, fmt.Errorf("mintlify: more pages still follow after %d requests: stopped at offset %d", n, offset))
+			if n == limit {
+				fail(fmt.Errorf("more pages still follow after %d requests (WithMaxWalkRequests raises the cap)", n))
 				return
 			}
 			if err := ctx.Err(); err != nil {
-				yield(zero, fmt.Errorf("mintlify: page at offset %d: %w", offset, err))
+				fail(err)
 				return
 			}
-			page, err := fetch(ctx, offset)
+			page, err := pg.get(ctx, c, q, at)
 			if err != nil {
-				yield(zero, fmt.Errorf("mintlify: page at offset %d: %w", offset, err))
+				fail(err)
 				return
 			}
-			rows, more := len(page.pageRows()), page.pageHasMore()
-			if more && rows == 0 {
-				yield(zero, fmt.Errorf("mintlify: page at offset %d is empty but says more follow", offset))
-				return
-			}
+			rows := pg.rows(page)
+			received := len(*rows)
+			fresh := dropSeen(rows, seen, pg.key)
+			cursor, more := pg.next(page)
 			if !yield(page, nil) || !more {
 				return
 			}
-			if rows > math.MaxInt-offset {
-				yield(zero, fmt.Errorf("mintlify: offset %d plus %d rows overflows", offset, rows))
+			switch {
+			case pg.cursorPaged && cursor == "":
+				fail(errors.New("the page says more follow but gives no cursor"))
+				return
+			case pg.cursorPaged && cursors.check(cursor):
+				at.cursor = cursor
+				fail(errors.New("the server sent a cursor this walk already followed"))
+				return
+			case pg.cursorPaged:
+				at.cursor = cursor
+			case received == 0:
+				fail(errors.New("the page is empty but says more follow"))
+				return
+			case received > math.MaxInt-at.offset:
+				fail(fmt.Errorf("offset %d plus %d rows overflows", at.offset, received))
+				return
+			default:
+				at.offset += received
+			}
+			if fresh > 0 {
+				stalled = 0
+			} else if stalled++; stalled == maxStalledPages {
+				fail(fmt.Errorf("%d pages in a row held no new row: is the %s ignored?", stalled, pg.positionName()))
 				return
 			}
-			offset += rows
 		}
 	}
 }
 
-// walkRows yields the rows of pages in order, dropping a row whose key it
-// yielded recently (see dedupWindow): the repeat that offset pagination
-// produces when rows move down while the walk runs. A page error is yielded
-// once, as (zero, err).
-func walkRows[P offsetPage[R], R any](pages iter.Seq2[P, error], key func(R) string) iter.Seq2[R, error] {
+func (pg *pager[W, P, R, K]) positionName() string {
+	if pg.cursorPaged {
+		return "cursor"
+	}
+	return "offset"
+}
+
+// dropSeen removes from *rows, in place, the rows whose key was seen, and
+// remembers the others. It returns how many are left.
+func dropSeen[R any, K comparable](rows *[]R, seen *recentKeys[K], key func(R) K) int {
+	kept := (*rows)[:0]
+	for _, r := range *rows {
+		if !seen.check(key(r)) {
+			kept = append(kept, r)
+		}
+	}
+	*rows = kept
+	return len(kept)
+}
+
+// rowsOf yields the rows of pages in order; a page error is yielded once
+// and ends the walk.
+func rowsOf[P, R any](pages iter.Seq2[*P, error], rows func(*P) *[]R) iter.Seq2[R, error] {
 	return func(yield func(R, error) bool) {
-		seen := newRecentKeys(dedupWindow)
-		repeats := 0 // pages in a row with nothing new
 		for page, err := range pages {
 			if err != nil {
 				var zero R
 				yield(zero, err)
 				return
 			}
-			rows, fresh := page.pageRows(), 0
-			for _, row := range rows {
-				if seen.check(key(row)) {
-					continue
-				}
-				fresh++
-				if !yield(row, nil) {
+			for _, r := range *rows(page) {
+				if !yield(r, nil) {
 					return
 				}
-			}
-			if fresh > 0 || len(rows) == 0 {
-				repeats = 0
-			} else if repeats++; repeats == maxRepeatPages {
-				// Shifting data repeat a page now and then (often, with a
-				// tiny Limit); a server or cache that ignores offset repeats
-				// every page, and walking on would spend the quota on nothing.
-				var zero R
-				yield(zero, fmt.Errorf("mintlify: %d pages in a row repeated rows already received: is offset ignored?", repeats))
-				return
 			}
 		}
 	}
 }
 
-// recentKeys remembers the last size to 2*size keys. Every row of a walk
-// goes through check and almost none is a repeat, so "certainly new" must
-// be cheap: two Bloom filters (the current generation and the older one,
-// each of up to size keys) answer it with one memory word each. (A map
-// lookup and insertion per row made a walk about 5% slower.) Only when a
-// filter cannot rule a key out is the ring of the last 2*size keys
-// searched: the answer is exact, so a false positive never drops a row.
-type recentKeys struct {
-	seed       maphash.Seed // per walk, so that no set of paths collides on purpose
-	size       int
-	cur, older bloomFilter
-	n          int      // keys in cur
-	ring       []string // the last 2*size keys; ring[next] is the oldest
-	next       int
+// recentKeys remembers the last size keys it was asked about, in a map
+// indexed by a ring: memory stays flat however long the walk.
+type recentKeys[K comparable] struct {
+	set  map[K]struct{}
+	ring []K // ring[next] is the oldest once full
+	next int
 }
 
-func newRecentKeys(size int) *recentKeys {
-	return &recentKeys{
-		seed:  maphash.MakeSeed(),
-		size:  size,
-		cur:   newBloomFilter(size),
-		older: newBloomFilter(size),
-		ring:  make([]string, 0, 2*size),
-	}
+func newRecentKeys[K comparable](size int) *recentKeys[K] {
+	return &recentKeys[K]{set: make(map[K]struct{}, size), ring: make([]K, 0, size)}
 }
 
 // check reports whether k is among the remembered keys, and remembers it.
-func (r *recentKeys) check(k string) bool {
-	h := maphash.String(r.seed, k)
-	if (r.cur.mayHave(h) || r.older.mayHave(h)) && slices.Contains(r.ring, k) {
+func (r *recentKeys[K]) check(k K) bool {
+	if _, ok := r.set[k]; ok {
 		return true
 	}
-	r.cur.add(h)
 	if len(r.ring) < cap(r.ring) {
 		r.ring = append(r.ring, k)
 	} else {
+		delete(r.set, r.ring[r.next])
 		r.ring[r.next] = k
 		r.next = (r.next + 1) % len(r.ring)
 	}
-	if r.n++; r.n == r.size {
-		clear(r.older)
-		r.cur, r.older, r.n = r.older, r.cur, 0
-	}
+	r.set[k] = struct{}{}
 	return false
-}
-
-// bloomFilter is a blocked Bloom filter: a key sets four bits of one word,
-// so a test reads a single word. With at most one key for two words, fewer
-// than one test in 10,000 says "maybe" for a key it never saw.
-type bloomFilter []uint64
-
-func newBloomFilter(keys int) bloomFilter {
-	words := 1
-	for words < 2*keys {
-		words *= 2
-	}
-	return make(bloomFilter, words)
-}
-
-// bits picks the word from the low bits of h and four bits from the high.
-func (f bloomFilter) bits(h uint64) (int, uint64) {
-	bits := uint64(1)<<(h>>58) | 1<<(h>>52&63) | 1<<(h>>46&63) | 1<<(h>>40&63)
-	return int(h & uint64(len(f)-1)), bits
-}
-
-func (f bloomFilter) mayHave(h uint64) bool {
-	w, bits := f.bits(h)
-	return f[w]&bits == bits
-}
-
-func (f bloomFilter) add(h uint64) {
-	w, bits := f.bits(h)
-	f[w] |= bits
 }

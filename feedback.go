@@ -1,0 +1,306 @@
+package mintlify
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// maxFeedbackLimit is the largest page the feedback routes serve.
+const maxFeedbackLimit = 100
+
+// FeedbackSource is where a feedback entry was given.
+type FeedbackSource string
+
+// The feedback sources. Entries of each carry different fields: see
+// [Feedback].
+const (
+	FeedbackCodeSnippet FeedbackSource = "code_snippet" // on a code block
+	FeedbackContextual  FeedbackSource = "contextual"   // on a page, with a thumb
+	FeedbackAgent       FeedbackSource = "agent"        // sent by a third-party AI agent
+	FeedbackThumbsOnly  FeedbackSource = "thumbs_only"  // a vote with no comment form
+)
+
+// FeedbackStatus is where a feedback entry stands in review.
+type FeedbackStatus string
+
+// The review statuses of feedback entries.
+const (
+	FeedbackPending    FeedbackStatus = "pending"
+	FeedbackInProgress FeedbackStatus = "in_progress"
+	FeedbackResolved   FeedbackStatus = "resolved"
+	FeedbackDismissed  FeedbackStatus = "dismissed"
+)
+
+var (
+	feedbackSources  = []FeedbackSource{FeedbackCodeSnippet, FeedbackContextual, FeedbackAgent, FeedbackThumbsOnly}
+	feedbackStatuses = []FeedbackStatus{FeedbackPending, FeedbackInProgress, FeedbackResolved, FeedbackDismissed}
+)
+
+// encodeFilters validates the feedback filters and returns the status
+// query: the statuses, comma-separated. The vendor documents no values for
+// the status query: the SDK takes those of the entries' status field.
+func encodeFilters(source FeedbackSource, statuses []FeedbackStatus) (string, error) {
+	if source != "" && !slices.Contains(feedbackSources, source) {
+		return "", invalidf("unknown feedback source %q (want one of code_snippet, contextual, agent, thumbs_only)", source)
+	}
+	names := make([]string, len(statuses))
+	for i, s := range statuses {
+		if !slices.Contains(feedbackStatuses, s) {
+			return "", invalidf("unknown feedback status %q (want pending, in_progress, resolved or dismissed)", s)
+		}
+		names[i] = string(s)
+	}
+	return strings.Join(names, ","), nil
+}
+
+// FeedbackParams selects the entries of the feedback export.
+type FeedbackParams struct {
+	// DateFrom is the first instant counted; zero sends none. DateTo is the
+	// exclusive end; zero sends none. Dates are sent as in [VisitorsParams].
+	DateFrom, DateTo time.Time
+	// Source keeps the entries of one source; "" keeps all.
+	Source FeedbackSource
+	// Statuses keeps the entries in any of these statuses; none keeps all.
+	Statuses []FeedbackStatus
+	// Limit is the page size, 1 to 100. With 0, GetFeedback sends none (the
+	// server answers 50 entries) and the iterators use 100.
+	Limit int
+	// Cursor is where to start: a page's NextCursor, or a [WalkError]'s
+	// Cursor to resume a walk. "" starts from the first page.
+	Cursor string
+}
+
+func (p FeedbackParams) encode() (string, error) {
+	return encodeQuery(p.DateFrom, p.DateTo, p.Limit, maxFeedbackLimit, p.Source, p.Statuses)
+}
+
+// Feedback is one feedback entry. Fields a source does not have stay zero,
+// whatever the server sends in them: Helpful and Contact belong to
+// contextual entries, Code, Filename and Lang to code-snippet entries.
+type Feedback struct {
+	ID      string `json:"id"`
+	Path    string `json:"path"`
+	Comment string `json:"comment"` // "" when the server sends null
+	// CreatedAt is zero when the server sends null or a time it cannot read.
+	CreatedAt time.Time      `json:"createdAt"`
+	Source    FeedbackSource `json:"source"`
+	Status    FeedbackStatus `json:"status"`
+	// Helpful is the reader's thumb on a contextual entry, nil otherwise.
+	Helpful  *bool  `json:"helpful,omitempty"`
+	Contact  string `json:"contact,omitempty"`
+	Code     string `json:"code,omitempty"`
+	Filename string `json:"filename,omitempty"`
+	Lang     string `json:"lang,omitempty"`
+}
+
+// FeedbackPage is one page of the feedback export.
+type FeedbackPage struct {
+	Feedback []Feedback `json:"feedback"`
+	// NextCursor leads to the next page when HasMore is set.
+	NextCursor string `json:"nextCursor"`
+	HasMore    bool   `json:"hasMore"`
+}
+
+type wireFeedbackPage struct {
+	Rows       []wireFeedback `json:"feedback"`
+	NextCursor jsonString     `json:"nextCursor"`
+	HasMore    jsonBool       `json:"hasMore"`
+}
+
+// wireFeedback keeps the fields of one source or another raw: they are
+// read only for the entry's own source, and ignored whatever their type
+// otherwise.
+type wireFeedback struct {
+	ID        jsonString      `json:"id"`
+	Path      jsonString      `json:"path"`
+	Comment   jsonString      `json:"comment"`
+	CreatedAt jsonString      `json:"createdAt"`
+	Source    jsonString      `json:"source"`
+	Status    jsonString      `json:"status"`
+	Helpful   json.RawMessage `json:"helpful"`
+	Contact   json.RawMessage `json:"contact"`
+	Code      json.RawMessage `json:"code"`
+	Filename  json.RawMessage `json:"filename"`
+	Lang      json.RawMessage `json:"lang"`
+}
+
+func (w *wireFeedbackPage) check() error {
+	var c fieldCheck
+	c.need(w.Rows != nil, "feedback")
+	c.nullable(w.NextCursor, "nextCursor")
+	c.need(w.HasMore.set, "hasMore")
+	for i := range w.Rows {
+		r := &w.Rows[i]
+		c.need(r.ID.present(), "feedback[].id")
+		c.need(r.Path.present(), "feedback[].path")
+		c.nullable(r.Comment, "feedback[].comment")
+		c.nullable(r.CreatedAt, "feedback[].createdAt")
+		c.need(r.Source.present(), "feedback[].source")
+		c.need(r.Status.present(), "feedback[].status")
+	}
+	return c.err
+}
+
+func (r *wireFeedback) entry() Feedback {
+	f := Feedback{
+		ID:        r.ID.s,
+		Path:      r.Path.s,
+		Comment:   r.Comment.s,
+		CreatedAt: parseAnalyticsTime(r.CreatedAt.s),
+		Source:    FeedbackSource(r.Source.s),
+		Status:    FeedbackStatus(r.Status.s),
+	}
+	switch f.Source {
+	case FeedbackContextual:
+		var helpful bool
+		if json.Unmarshal(r.Helpful, &helpful) == nil && len(r.Helpful) > 0 && r.Helpful[0] != 'n' {
+			f.Helpful = &helpful
+		}
+		f.Contact = rawString(r.Contact)
+	case FeedbackCodeSnippet:
+		f.Code, f.Filename, f.Lang = rawString(r.Code), rawString(r.Filename), rawString(r.Lang)
+	}
+	return f
+}
+
+// rawString is raw's string, "" when raw is absent, null or not a string.
+func rawString(raw json.RawMessage) string {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+var feedbackPager = &pager[wireFeedbackPage, FeedbackPage, Feedback, string]{
+	path:        analyticsPath + "feedback",
+	cursorPaged: true,
+	page: func(w *wireFeedbackPage) *FeedbackPage {
+		rows := make([]Feedback, len(w.Rows))
+		for i := range w.Rows {
+			rows[i] = w.Rows[i].entry()
+		}
+		return &FeedbackPage{Feedback: rows, NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
+	},
+	rows: func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
+	next: func(p *FeedbackPage) (string, bool) { return p.NextCursor, p.HasMore },
+	key:  func(r Feedback) string { return r.ID },
+}
+
+// GetFeedback reads one page of feedback entries (GET
+// /v1/analytics/{projectId}/feedback) from p.Cursor. Each call is one
+// request of the organization's 100 analytics requests an hour.
+func (c *Client) GetFeedback(ctx context.Context, p FeedbackParams) (*FeedbackPage, error) {
+	q, err := p.encode()
+	if err != nil {
+		return nil, err
+	}
+	return feedbackPager.get(ctx, c, q, position{cursor: p.Cursor})
+}
+
+// FeedbackPages walks the feedback export page by page from p.Cursor (GET
+// /v1/analytics/{projectId}/feedback, one request per page of 100 entries
+// unless p.Limit says otherwise) while HasMore is set. Entries do not
+// change once given, and the cursor is a position among them, so a walk
+// neither repeats nor skips one.
+//
+// The walk fetches lazily and yields a failure once as (nil, *[WalkError])
+// whose Cursor resumes it. Guards against a misbehaving server: HasMore
+// with no cursor, or a cursor the walk already followed, ends it with no
+// further request; 10 pages in a row with no new entry end it after the
+// 10th; no walk sends more than 1,000 requests ([WithMaxWalkRequests]). An
+// entry already yielded (same ID) is dropped from its page.
+func (c *Client) FeedbackPages(ctx context.Context, p FeedbackParams) iter.Seq2[*FeedbackPage, error] {
+	p.Limit = cmp.Or(p.Limit, maxFeedbackLimit)
+	q, err := p.encode()
+	return feedbackPager.pages(ctx, c, q, position{cursor: p.Cursor}, err)
+}
+
+// Feedback walks every feedback entry from p.Cursor, fetching pages as
+// [Client.FeedbackPages] does. A failure is yielded once as (zero,
+// *[WalkError]): walk again with Cursor set to its Cursor to resume.
+func (c *Client) Feedback(ctx context.Context, p FeedbackParams) iter.Seq2[Feedback, error] {
+	return rowsOf(c.FeedbackPages(ctx, p), feedbackPager.rows)
+}
+
+// FeedbackByPageParams selects the rows of the feedback-by-page report.
+type FeedbackByPageParams struct {
+	// DateFrom is the first instant counted; zero sends none. DateTo is the
+	// exclusive end; zero sends none. Dates are sent as in [VisitorsParams].
+	DateFrom, DateTo time.Time
+	// Source and Statuses filter the entries counted, as in [FeedbackParams].
+	Source   FeedbackSource
+	Statuses []FeedbackStatus
+	// Limit is how many paths to return, 1 to 100; 0 sends none (the
+	// server answers 10).
+	Limit int
+}
+
+// PageFeedback counts the feedback entries of one documentation path.
+type PageFeedback struct {
+	Path string `json:"path"`
+	// ThumbsUp and ThumbsDown count contextual entries by their thumb.
+	ThumbsUp   int `json:"thumbsUp"`
+	ThumbsDown int `json:"thumbsDown"`
+	// Code counts code-snippet entries.
+	Code  int `json:"code"`
+	Total int `json:"total"`
+}
+
+// FeedbackByPage is the feedback-by-page report.
+type FeedbackByPage struct {
+	Pages []PageFeedback `json:"feedback"`
+	// HasMore says more paths have feedback than Limit allowed. The route
+	// has no offset or cursor: ask for a larger Limit to see them.
+	HasMore bool `json:"hasMore"`
+}
+
+type wireFeedbackByPage struct {
+	Rows    []wirePageFeedback `json:"feedback"`
+	HasMore jsonBool           `json:"hasMore"`
+}
+
+type wirePageFeedback struct {
+	Path       jsonString `json:"path"`
+	ThumbsUp   jsonCount  `json:"thumbsUp"`
+	ThumbsDown jsonCount  `json:"thumbsDown"`
+	Code       jsonCount  `json:"code"`
+	Total      jsonCount  `json:"total"`
+}
+
+func (w *wireFeedbackByPage) check() error {
+	var c fieldCheck
+	c.need(w.Rows != nil, "feedback")
+	c.need(w.HasMore.set, "hasMore")
+	for i := range w.Rows {
+		r := &w.Rows[i]
+		ok := r.Path.present() && r.ThumbsUp.set && r.ThumbsDown.set && r.Code.set && r.Total.set
+		c.need(ok, "feedback[].path, thumbsUp, thumbsDown, code, total")
+	}
+	return c.err
+}
+
+// GetFeedbackByPage reads feedback counts per documentation path (GET
+// /v1/analytics/{projectId}/feedback/by-page): one request of the
+// organization's 100 analytics requests an hour.
+func (c *Client) GetFeedbackByPage(ctx context.Context, p FeedbackByPageParams) (*FeedbackByPage, error) {
+	q, err := encodeQuery(p.DateFrom, p.DateTo, p.Limit, maxFeedbackLimit, p.Source, p.Statuses)
+	if err != nil {
+		return nil, err
+	}
+	w, err := send[wireFeedbackByPage](ctx, c, request{method: http.MethodGet, path: analyticsPath + "feedback/by-page", query: q})
+	if err != nil {
+		return nil, err
+	}
+	out := &FeedbackByPage{Pages: make([]PageFeedback, len(w.Rows)), HasMore: w.HasMore.v}
+	for i, r := range w.Rows {
+		out.Pages[i] = PageFeedback{Path: r.Path.s, ThumbsUp: r.ThumbsUp.n, ThumbsDown: r.ThumbsDown.n, Code: r.Code.n, Total: r.Total.n}
+	}
+	return out, nil
+}
