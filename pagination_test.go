@@ -67,7 +67,9 @@ var walkRoutes = []walkRoute{
 		pages: func(ctx context.Context, c *Client) iter.Seq2[any, error] {
 			return anySeq(c.VisitorPages(ctx, VisitorsParams{}))
 		},
-		rows: func(ctx context.Context, c *Client) iter.Seq2[any, error] { return anySeq(c.Visitors(ctx, VisitorsParams{})) },
+		rows: func(ctx context.Context, c *Client) iter.Seq2[any, error] {
+			return anySeq(c.Visitors(ctx, VisitorsParams{}))
+		},
 	},
 	{
 		name: "views", path: "views",
@@ -75,8 +77,10 @@ var walkRoutes = []walkRoute{
 			return fmt.Sprintf(`{"totals":{"human":1,"ai":1,"total":2},"views":[%s],"hasMore":%t}`,
 				joinRows(rows, func(i int) string { return fmt.Sprintf(`{"path":"/p%d","human":1,"ai":0,"total":1}`, i) }), more)
 		},
-		pages: func(ctx context.Context, c *Client) iter.Seq2[any, error] { return anySeq(c.ViewPages(ctx, ViewsParams{})) },
-		rows:  func(ctx context.Context, c *Client) iter.Seq2[any, error] { return anySeq(c.Views(ctx, ViewsParams{})) },
+		pages: func(ctx context.Context, c *Client) iter.Seq2[any, error] {
+			return anySeq(c.ViewPages(ctx, ViewsParams{}))
+		},
+		rows: func(ctx context.Context, c *Client) iter.Seq2[any, error] { return anySeq(c.Views(ctx, ViewsParams{})) },
 	},
 	{
 		name: "searches", path: "searches", cursor: true,
@@ -89,7 +93,9 @@ var walkRoutes = []walkRoute{
 		pages: func(ctx context.Context, c *Client) iter.Seq2[any, error] {
 			return anySeq(c.SearchPages(ctx, SearchesParams{}))
 		},
-		rows: func(ctx context.Context, c *Client) iter.Seq2[any, error] { return anySeq(c.Searches(ctx, SearchesParams{})) },
+		rows: func(ctx context.Context, c *Client) iter.Seq2[any, error] {
+			return anySeq(c.Searches(ctx, SearchesParams{}))
+		},
 	},
 	{
 		name: "feedback", path: "feedback", cursor: true,
@@ -102,7 +108,9 @@ var walkRoutes = []walkRoute{
 		pages: func(ctx context.Context, c *Client) iter.Seq2[any, error] {
 			return anySeq(c.FeedbackPages(ctx, FeedbackParams{}))
 		},
-		rows: func(ctx context.Context, c *Client) iter.Seq2[any, error] { return anySeq(c.Feedback(ctx, FeedbackParams{})) },
+		rows: func(ctx context.Context, c *Client) iter.Seq2[any, error] {
+			return anySeq(c.Feedback(ctx, FeedbackParams{}))
+		},
 	},
 	{
 		// Every turn belongs to one thread: the walk must tell them apart
