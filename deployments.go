@@ -1,0 +1,275 @@
+package mintlify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// DeploymentStatus is the state of a deployment or a preview.
+type DeploymentStatus string
+
+// The deployment states the API documents. Any other value in an answer is
+// a malformed answer (an error), so a poll can never wait on a state that
+// will not end.
+const (
+	DeploymentQueued     DeploymentStatus = "queued"
+	DeploymentInProgress DeploymentStatus = "in_progress"
+	DeploymentSucceeded  DeploymentStatus = "success"
+	DeploymentFailed     DeploymentStatus = "failure" // Summary and Logs say why
+)
+
+// Terminal reports whether the deployment has stopped: polling can end.
+func (s DeploymentStatus) Terminal() bool {
+	return s == DeploymentSucceeded || s == DeploymentFailed
+}
+
+func (s DeploymentStatus) documented() bool {
+	return s == DeploymentQueued || s == DeploymentInProgress || s.Terminal()
+}
+
+// Deployment is the state of a deployment or a preview, as the status route
+// reports it. Fields the service leaves out or sends as null stay zero.
+type Deployment struct {
+	ID        string // the status ID that TriggerDeployment or TriggerPreview returned
+	ProjectID string
+	Status    DeploymentStatus
+	// Source is what triggered it: "api", "github", "dashboard", "gitlab",
+	// "github-app-installation", "internal" or "onboarding".
+	Source    string
+	Summary   string
+	Subdomain string   // of the docs site deployed
+	Logs      []string // the build log so far, a line per entry; it grows as the deployment runs
+	// CreatedAt and EndedAt are zero when absent or not RFC 3339 (the
+	// vendor documents them as plain strings); EndedAt is zero until the
+	// deployment ends.
+	CreatedAt, EndedAt time.Time
+	Author             *DeploymentAuthor // nil when the service sends none
+	Commit             DeploymentCommit
+	// Screenshots of the deployed site, as the service sends them (URLs).
+	Screenshot, ScreenshotLight, ScreenshotDark string
+}
+
+// DeploymentAuthor is who made the commit a deployment built.
+type DeploymentAuthor struct {
+	Name         string
+	AvatarURL    string
+	GitHubUserID int64 // 0 when absent
+}
+
+// DeploymentCommit is the commit a deployment built, with the paths it
+// added, modified and removed.
+type DeploymentCommit struct {
+	SHA, Ref, Message        string
+	Added, Modified, Removed []string
+}
+
+// Preview is a queued preview deployment: follow StatusID with
+// PollDeployment; the site will be at URL.
+type Preview struct {
+	StatusID string
+	URL      string // the same for every preview of one branch
+}
+
+// deploymentWire is the status route's answer as sent; required fields are
+// checked by check, the rest is tolerated absent or null.
+type deploymentWire struct {
+	ID              string           `json:"_id"`
+	ProjectID       string           `json:"projectId"`
+	CreatedAt       string           `json:"createdAt"`
+	EndedAt         string           `json:"endedAt"`
+	Status          DeploymentStatus `json:"status"`
+	Summary         string           `json:"summary"`
+	Logs            []string         `json:"logs"`
+	Subdomain       string           `json:"subdomain"`
+	Screenshot      string           `json:"screenshot"`
+	ScreenshotLight string           `json:"screenshotLight"`
+	ScreenshotDark  string           `json:"screenshotDark"`
+	Source          string           `json:"source"`
+	Author          *struct {
+		Name         string      `json:"name"`
+		AvatarURL    string      `json:"avatarUrl"`
+		GitHubUserID json.Number `json:"githubUserId"`
+	} `json:"author"`
+	Commit struct {
+		SHA          string `json:"sha"`
+		Ref          string `json:"ref"`
+		Message      string `json:"message"`
+		FilesChanged struct {
+			Added    []string `json:"added"`
+			Modified []string `json:"modified"`
+			Removed  []string `json:"removed"`
+		} `json:"filesChanged"`
+	} `json:"commit"`
+}
+
+func (w *deploymentWire) check() error {
+	if w.ID == "" {
+		return errors.New("deployment without an _id")
+	}
+	if !w.Status.documented() {
+		return fmt.Errorf("deployment status %q is not one the API documents", answerText(string(w.Status)))
+	}
+	return nil
+}
+
+func (w *deploymentWire) deployment() *Deployment {
+	d := &Deployment{
+		ID:              w.ID,
+		ProjectID:       w.ProjectID,
+		Status:          w.Status,
+		Source:          w.Source,
+		Summary:         w.Summary,
+		Subdomain:       w.Subdomain,
+		Logs:            w.Logs,
+		CreatedAt:       looseTime(w.CreatedAt),
+		EndedAt:         looseTime(w.EndedAt),
+		Screenshot:      w.Screenshot,
+		ScreenshotLight: w.ScreenshotLight,
+		ScreenshotDark:  w.ScreenshotDark,
+		Commit: DeploymentCommit{
+			SHA:      w.Commit.SHA,
+			Ref:      w.Commit.Ref,
+			Message:  w.Commit.Message,
+			Added:    w.Commit.FilesChanged.Added,
+			Modified: w.Commit.FilesChanged.Modified,
+			Removed:  w.Commit.FilesChanged.Removed,
+		},
+	}
+	if a := w.Author; a != nil {
+		d.Author = &DeploymentAuthor{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: wholeNumber(a.GitHubUserID)}
+	}
+	return d
+}
+
+// looseTime parses an RFC 3339 time the vendor documents as a plain
+// string: one it cannot read is left zero rather than failing a poll.
+func looseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// wholeNumber reads a JSON number that should hold an integer (the vendor
+// types the GitHub user ID as "number"): 0 when absent or not whole.
+func wholeNumber(n json.Number) int64 {
+	if i, err := n.Int64(); err == nil {
+		return i
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil || f != float64(int64(f)) || f >= 1<<63 || f < -(1<<63) {
+		return 0
+	}
+	return int64(f)
+}
+
+// triggerWire is the 202 answer of trigger deployment and trigger preview.
+type triggerWire struct {
+	StatusID   string `json:"statusId"`
+	PreviewURL string `json:"previewUrl"`
+}
+
+func (w *triggerWire) check() error {
+	if w.StatusID == "" {
+		return errors.New("trigger answer without a statusId")
+	}
+	return nil
+}
+
+// TriggerDeployment deploys the project's configured deployment branch
+// (POST /v1/project/update/{projectId}) and returns the status ID to follow
+// with PollDeployment or GetDeployment.
+//
+// It is never retried where the server may have acted, so one call never
+// queues two deployments: a lost answer, or a 500, 502 or 504, is an error
+// wrapping ErrOutcomeUnknown. A 429 is retried (the organization shares 10
+// triggers per 10 seconds with TriggerAutomation).
+func (c *Client) TriggerDeployment(ctx context.Context) (statusID string, err error) {
+	w, err := send[triggerWire](ctx, c, request{
+		method: http.MethodPost,
+		path:   "/v1/project/update/{projectId}",
+		want:   http.StatusAccepted,
+	})
+	if err != nil {
+		return "", err
+	}
+	return w.StatusID, nil
+}
+
+// TriggerPreview deploys branch as a preview (POST
+// /v1/project/preview/{projectId}). A second preview of the same branch
+// redeploys it: the same URL, a new status ID. A plan without previews is
+// ErrForbidden. Retries and ErrOutcomeUnknown work as in TriggerDeployment;
+// previews allow 5 triggers a minute per organization.
+func (c *Client) TriggerPreview(ctx context.Context, branch string) (*Preview, error) {
+	if branch == "" {
+		return nil, invalidf("empty branch")
+	}
+	body, err := json.Marshal(struct {
+		Branch string `json:"branch"`
+	}{branch})
+	if err != nil {
+		return nil, fmt.Errorf("mintlify: encoding branch: %w", err)
+	}
+	w, err := send[triggerWire](ctx, c, request{
+		method: http.MethodPost,
+		path:   "/v1/project/preview/{projectId}",
+		body:   body,
+		want:   http.StatusAccepted,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Preview{StatusID: w.StatusID, URL: w.PreviewURL}, nil
+}
+
+// GetDeployment reads the state of a deployment or preview (GET
+// /v1/project/update-status/{statusId}). It is retried like every GET. An
+// answer without an _id or about another status ID, or with a status the
+// API does not document, is an error.
+func (c *Client) GetDeployment(ctx context.Context, statusID string) (*Deployment, error) {
+	if err := checkSegment("status ID", statusID); err != nil {
+		return nil, err
+	}
+	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID)}
+	w, err := send[deploymentWire](ctx, c, r)
+	if err != nil {
+		return nil, err
+	}
+	if w.ID != statusID {
+		return nil, c.malformed(r, "asked for deployment %q, the answer is about %q", statusID, answerText(w.ID))
+	}
+	return w.deployment(), nil
+}
+
+// PollDeployment reads the deployment until its status is terminal and
+// returns it with a nil error, success or failure alike: check Status, and
+// Summary and Logs on failure. It shares PollJob's schedule, options and
+// stop reasons (the context, an answer waiting cannot fix, repeated
+// failures, a Retry-After beyond WithMaxPollInterval); each read is a
+// GetDeployment.
+func (c *Client) PollDeployment(ctx context.Context, statusID string, opts ...PollOption) (*Deployment, error) {
+	if err := checkSegment("status ID", statusID); err != nil {
+		return nil, err
+	}
+	return poll(ctx, c, "deployment "+strconv.Quote(statusID),
+		func(ctx context.Context) (*Deployment, error) { return c.GetDeployment(ctx, statusID) },
+		func(d *Deployment) bool { return d.Status.Terminal() },
+		opts)
+}
+
+// answerText bounds text from an answer before it goes into an error.
+func answerText(s string) string {
+	const limit = 64
+	if len(s) <= limit {
+		return s
+	}
+	return s[:limit] + "..."
+}

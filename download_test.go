@@ -1,0 +1,380 @@
+package mintlify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// dlSignature is the secret part of every test link: it must never show in
+// an error.
+const dlSignature = "sig_5c0ffee5c0ffee5c0ffee"
+
+// dlStorage stands in for the storage host: it serves data at any path
+// whose query carries dlSignature, supports Range, records every request's
+// headers, and misbehaves on demand.
+type dlStorage struct {
+	data []byte
+
+	mu          sync.Mutex
+	headers     []http.Header
+	cuts        int  // the next cuts answers break off halfway through what they send
+	ignoreRange bool // answer a Range request with the whole file (200)
+	chunked     bool // send no Content-Length
+	status      int  // answer every request with this status and an echo of the request
+	stall       bool // send half the data, then hang until the client leaves
+}
+
+func newDLStorage(t *testing.T, size int) (*dlStorage, *httptest.Server) {
+	t.Helper()
+	s := &dlStorage{data: make([]byte, size)}
+	r := rand.New(rand.NewPCG(uint64(size), 7))
+	for i := range s.data {
+		s.data[i] = byte(r.Uint32())
+	}
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	return s, srv
+}
+
+func (s *dlStorage) link(srv *httptest.Server) string {
+	return srv.URL + "/se_1/bundle.tar.gz?X-Expires=3600&X-Signature=" + dlSignature
+}
+
+func (s *dlStorage) bundle(srv *httptest.Server) *StaticExportBundle {
+	return &StaticExportBundle{JobID: "se_1", URL: s.link(srv), SizeBytes: int64(len(s.data)),
+		ExpiresAt: time.Now().Add(time.Hour)}
+}
+
+func (s *dlStorage) requests() []http.Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]http.Header(nil), s.headers...)
+}
+
+func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	h := r.Header.Clone()
+	h.Set("X-Test-Request-URI", r.RequestURI)
+	s.headers = append(s.headers, h)
+	cut := s.cuts > 0
+	if cut {
+		s.cuts--
+	}
+	ignoreRange, chunked, status, stall := s.ignoreRange, s.chunked, s.status, s.stall
+	s.mu.Unlock()
+
+	if status != 0 {
+		// Hosts echo the request in their errors, signature included.
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, "<Error><Code>AccessDenied</Code><Message>Request has expired</Message><Resource>%s</Resource><Signature>%s</Signature></Error>",
+			r.RequestURI, dlSignature)
+		return
+	}
+	from := 0
+	code := http.StatusOK
+	if rg := r.Header.Get("Range"); rg != "" && !ignoreRange {
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(rg, "bytes="), "-"))
+		if err != nil || n >= len(s.data) {
+			w.WriteHeader(http.StatusRequestedRangeNotSatisfiable)
+			return
+		}
+		from, code = n, http.StatusPartialContent
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", n, len(s.data)-1, len(s.data)))
+	}
+	body := s.data[from:]
+	if !chunked {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(code)
+	if chunked {
+		w.(http.Flusher).Flush() // before any byte: no Content-Length
+	}
+	switch {
+	case stall:
+		_, _ = w.Write(body[:len(body)/2])
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	case cut:
+		_, _ = w.Write(body[:len(body)/2])
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // the connection drops mid-body
+	default:
+		_, _ = w.Write(body)
+	}
+}
+
+// newDLClient is a client whose API lives elsewhere: the download must not
+// need it.
+func newDLClient(t *testing.T, opts ...Option) *Client {
+	t.Helper()
+	c, err := NewClient(append([]Option{WithAPIKey(coreAPIKey), WithProjectID(coreProjectID),
+		WithBaseURL("http://127.0.0.1:1"), WithRetryWait(time.Millisecond, 5*time.Millisecond)}, opts...)...)
+	require.NoError(t, err)
+	return c
+}
+
+// dlAssertClean fails if the storage host saw the key, any Authorization
+// or cookie, in any header or the request line.
+func dlAssertClean(t *testing.T, s *dlStorage) {
+	t.Helper()
+	for i, h := range s.requests() {
+		assert.Empty(t, h.Values("Authorization"), "request %d carries Authorization", i)
+		assert.Empty(t, h.Values("Cookie"), "request %d carries a cookie", i)
+		for name, vs := range h {
+			for _, v := range vs {
+				assertNoKey(t, name+": "+v, fmt.Sprintf("request %d header", i))
+			}
+		}
+	}
+}
+
+func TestDownloadStaticExportStreamsTheExactBytes(t *testing.T) {
+	for _, size := range []int{0, 1, 1000, 3*downloadBufferSize + 17} {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			s, srv := newDLStorage(t, size)
+			var got bytes.Buffer
+			n, err := newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), &got)
+			require.NoError(t, err)
+			assert.Equal(t, int64(size), n)
+			assert.True(t, bytes.Equal(s.data, got.Bytes()), "the bytes are the host's")
+			require.Len(t, s.requests(), 1)
+			assert.Empty(t, s.requests()[0].Get("Range"))
+			dlAssertClean(t, s)
+		})
+	}
+}
+
+// Neither the key nor an Authorization header reaches the storage host,
+// even through a client whose HTTP client has a cookie jar, and even when
+// the link points at the API's own host.
+func TestDownloadStaticExportNeverSendsTheKey(t *testing.T) {
+	s, srv := newDLStorage(t, 5000)
+	jar := &dlJar{}
+	c := newDLClient(t, WithBaseURL(srv.URL), WithHTTPClient(&http.Client{Jar: jar}))
+	s.cuts = 1 // the resume request is checked too
+	var got bytes.Buffer
+	_, err := c.DownloadStaticExport(context.Background(), s.bundle(srv), &got)
+	require.NoError(t, err)
+	require.Len(t, s.requests(), 2)
+	dlAssertClean(t, s)
+	assert.Zero(t, jar.asked, "the API's cookies stay away from the storage host")
+}
+
+type dlJar struct{ asked int }
+
+func (j *dlJar) SetCookies(*url.URL, []*http.Cookie) {}
+func (j *dlJar) Cookies(*url.URL) []*http.Cookie {
+	j.asked++
+	return []*http.Cookie{{Name: "session", Value: coreAPIKey}}
+}
+
+func TestDownloadStaticExportResumesWithRange(t *testing.T) {
+	for cuts := 1; cuts <= maxDownloadResumes; cuts++ {
+		t.Run(strconv.Itoa(cuts), func(t *testing.T) {
+			s, srv := newDLStorage(t, 200_000)
+			s.cuts = cuts
+			var got bytes.Buffer
+			n, err := newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), &got)
+			require.NoError(t, err)
+			assert.Equal(t, int64(len(s.data)), n)
+			assert.True(t, bytes.Equal(s.data, got.Bytes()), "resumed where it stopped: no byte twice, none missing")
+			reqs := s.requests()
+			require.Len(t, reqs, cuts+1)
+			assert.Empty(t, reqs[0].Get("Range"))
+			// Each cut delivers half of what was asked: the next range
+			// starts where the last one stopped.
+			written := 0
+			for i := 1; i <= cuts; i++ {
+				written += (len(s.data) - written) / 2
+				assert.Equal(t, "bytes="+strconv.Itoa(written)+"-", reqs[i].Get("Range"), "request %d", i)
+			}
+			dlAssertClean(t, s)
+		})
+	}
+}
+
+func TestDownloadStaticExportFailures(t *testing.T) {
+	tests := []struct {
+		name    string
+		setup   func(s *dlStorage, b *StaticExportBundle)
+		reqs    int
+		wantErr error  // matched with errors.Is, if set
+		wantIn  string // in the error text
+	}{
+		{"dropped more than 3 times", func(s *dlStorage, _ *StaticExportBundle) { s.cuts = 10 },
+			maxDownloadResumes + 1, io.ErrUnexpectedEOF, ""},
+		{"200 to a Range request", func(s *dlStorage, _ *StaticExportBundle) { s.cuts, s.ignoreRange = 1, true },
+			2, nil, "Range"},
+		{"the host's file is longer (Content-Length)", func(_ *dlStorage, b *StaticExportBundle) { b.SizeBytes-- },
+			1, nil, "sends 1000 bytes, the bundle has 999"},
+		{"the host's file is shorter (Content-Length)", func(_ *dlStorage, b *StaticExportBundle) { b.SizeBytes++ },
+			1, nil, "sends 1000 bytes, the bundle has 1001"},
+		{"the host's file is longer (chunked)", func(s *dlStorage, b *StaticExportBundle) { s.chunked = true; b.SizeBytes -= 10 },
+			1, nil, "more than the bundle's 990 bytes"},
+		{"the host's file is shorter (chunked)", func(s *dlStorage, b *StaticExportBundle) { s.chunked = true; b.SizeBytes += 10 },
+			2, ErrBadRequest, "416"}, // resumed at 1000 of 1010: the host has no such range
+		{"an expired link (403)", func(s *dlStorage, _ *StaticExportBundle) { s.status = http.StatusForbidden },
+			1, ErrForbidden, "AccessDenied"},
+		{"a missing object (404)", func(s *dlStorage, _ *StaticExportBundle) { s.status = http.StatusNotFound },
+			1, ErrNotFound, ""},
+		{"a host that keeps failing (503)", func(s *dlStorage, _ *StaticExportBundle) { s.status = http.StatusServiceUnavailable },
+			maxDownloadResumes + 1, ErrServer, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, srv := newDLStorage(t, 1000)
+			b := s.bundle(srv)
+			tt.setup(s, b)
+			var got bytes.Buffer
+			n, err := newDLClient(t).DownloadStaticExport(context.Background(), b, &got)
+			require.Error(t, err)
+			assert.Equal(t, int64(got.Len()), n, "the count is what w received")
+			assert.LessOrEqual(t, n, b.SizeBytes, "never more than the bundle")
+			assert.True(t, bytes.HasPrefix(s.data, got.Bytes()), "what was written is the start of the bundle")
+			assert.Len(t, s.requests(), tt.reqs)
+			if tt.wantErr != nil {
+				assert.ErrorIs(t, err, tt.wantErr)
+			}
+			assert.Contains(t, err.Error(), tt.wantIn)
+			assert.NotContains(t, err.Error(), dlSignature, "the link never shows in an error")
+			assert.NotContains(t, err.Error(), "/se_1/bundle.tar.gz")
+			assertNoKey(t, err.Error(), "download error")
+			dlAssertClean(t, s)
+		})
+	}
+}
+
+func TestDownloadStaticExportWriterFailureIsFinal(t *testing.T) {
+	s, srv := newDLStorage(t, 100_000)
+	boom := errors.New("disk full")
+	n, err := newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), dlFailingWriter{after: 1000, err: boom})
+	assert.ErrorIs(t, err, boom)
+	assert.Equal(t, int64(1000), n)
+	assert.Len(t, s.requests(), 1, "a writer failure is not resumed")
+}
+
+type dlFailingWriter struct {
+	after int
+	err   error
+}
+
+func (w dlFailingWriter) Write(p []byte) (int, error) { return min(len(p), w.after), w.err }
+
+func TestDownloadStaticExportRefusesBadBundles(t *testing.T) {
+	good := func() *StaticExportBundle {
+		return &StaticExportBundle{JobID: "se_1", URL: "https://s.test/b?" + dlSignature, SizeBytes: 10, ExpiresAt: time.Now().Add(time.Hour)}
+	}
+	tests := map[string]func(b *StaticExportBundle) *StaticExportBundle{
+		"nil bundle":    func(*StaticExportBundle) *StaticExportBundle { return nil },
+		"no link":       func(b *StaticExportBundle) *StaticExportBundle { b.URL = ""; return b },
+		"expired link":  func(b *StaticExportBundle) *StaticExportBundle { b.ExpiresAt = time.Now().Add(-time.Second); return b },
+		"relative link": func(b *StaticExportBundle) *StaticExportBundle { b.URL = "/b?" + dlSignature; return b },
+		"link with user": func(b *StaticExportBundle) *StaticExportBundle {
+			b.URL = "https://u:pw@s.test/b?" + dlSignature
+			return b
+		},
+		"not a link":      func(b *StaticExportBundle) *StaticExportBundle { b.URL = "https://s.test/%zz?" + dlSignature; return b },
+		"negative size":   func(b *StaticExportBundle) *StaticExportBundle { b.SizeBytes = -1; return b },
+		"a file: link":    func(b *StaticExportBundle) *StaticExportBundle { b.URL = "file:///etc/passwd"; return b },
+		"a link w/o host": func(b *StaticExportBundle) *StaticExportBundle { b.URL = "https:///b?" + dlSignature; return b },
+	}
+	for name, mutate := range tests {
+		t.Run(name, func(t *testing.T) {
+			var sent int
+			c := newDLClient(t, WithHTTPClient(&http.Client{Transport: dlRoundTrip(func(*http.Request) (*http.Response, error) {
+				sent++
+				return nil, errors.New("no request expected")
+			})}))
+			_, err := c.DownloadStaticExport(context.Background(), mutate(good()), io.Discard)
+			assert.ErrorIs(t, err, ErrInvalidInput)
+			assert.NotContains(t, err.Error(), dlSignature)
+			assert.Zero(t, sent)
+		})
+	}
+	t.Run("nil writer", func(t *testing.T) {
+		_, err := newDLClient(t).DownloadStaticExport(context.Background(), good(), nil)
+		assert.ErrorIs(t, err, ErrInvalidInput)
+	})
+	t.Run("nil context", func(t *testing.T) {
+		_, err := newDLClient(t).DownloadStaticExport(nil, good(), io.Discard) //nolint:staticcheck // the point of the test
+		assert.ErrorIs(t, err, ErrInvalidInput)
+	})
+	t.Run("an ended context sends nothing", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		s, srv := newDLStorage(t, 10)
+		_, err := newDLClient(t).DownloadStaticExport(ctx, s.bundle(srv), io.Discard)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Empty(t, s.requests())
+	})
+}
+
+type dlRoundTrip func(*http.Request) (*http.Response, error)
+
+func (f dlRoundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A stalled body stops the download promptly when the context ends, over
+// a real connection and through a transport that ignores the context.
+func TestDownloadStaticExportStopsWithTheContext(t *testing.T) {
+	const bound = time.Second // generous: the design target is well under 100 ms
+	t.Run("loopback", func(t *testing.T) {
+		s, srv := newDLStorage(t, 100_000)
+		s.stall = true
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var canceled time.Time
+		w := &dlCancelWriter{at: 1000, cancel: func() { canceled = time.Now(); cancel() }}
+		n, err := newDLClient(t).DownloadStaticExport(ctx, s.bundle(srv), w)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Less(t, time.Since(canceled), bound)
+		assert.Equal(t, int64(w.n), n)
+		assert.Len(t, s.requests(), 1, "no resume after the context ended")
+	})
+	t.Run("a transport that ignores the context", func(t *testing.T) {
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		go func() { _, _ = pw.Write(make([]byte, 5000)) }() // then nothing, for ever
+		c := newDLClient(t, WithHTTPClient(&http.Client{Transport: dlRoundTrip(func(r *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: 200, Header: http.Header{}, Body: pr, ContentLength: 100_000, Request: r}, nil
+		})}))
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var canceled time.Time
+		w := &dlCancelWriter{at: 1000, cancel: func() { canceled = time.Now(); cancel() }}
+		_, err := c.DownloadStaticExport(ctx, &StaticExportBundle{URL: "https://s.test/b?" + dlSignature, SizeBytes: 100_000}, w)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Less(t, time.Since(canceled), bound)
+	})
+}
+
+// dlCancelWriter cancels once it holds at least at bytes; the download's
+// next read then stalls until the context's end is noticed.
+type dlCancelWriter struct {
+	n, at  int
+	cancel func()
+	once   sync.Once
+}
+
+func (w *dlCancelWriter) Write(p []byte) (int, error) {
+	w.n += len(p)
+	if w.n >= w.at {
+		w.once.Do(w.cancel)
+	}
+	return len(p), nil
+}

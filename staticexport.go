@@ -1,0 +1,266 @@
+package mintlify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// StaticExportStatus is the state of a static export job.
+type StaticExportStatus string
+
+// The static export states the API documents. Any other value in an answer
+// is a malformed answer (an error).
+const (
+	StaticExportQueued    StaticExportStatus = "queued"
+	StaticExportRunning   StaticExportStatus = "running"
+	StaticExportCompleted StaticExportStatus = "completed" // BundleStaticExport can fetch it
+	StaticExportFailed    StaticExportStatus = "failed"    // Error says why
+)
+
+// Terminal reports whether the export has stopped: polling can end.
+func (s StaticExportStatus) Terminal() bool {
+	return s == StaticExportCompleted || s == StaticExportFailed
+}
+
+func (s StaticExportStatus) documented() bool {
+	return s == StaticExportQueued || s == StaticExportRunning || s.Terminal()
+}
+
+// StaticExportParams says what StartStaticExport exports.
+type StaticExportParams struct {
+	// Domain is the deployment's primary domain, a bare hostname: the
+	// custom domain ("docs.example.com") or the Mintlify subdomain
+	// ("acme.mintlify.app"), without scheme, port, slash or path.
+	Domain string
+	// Version tags the export; "" exports the latest published version.
+	Version string
+	// Paths limits the export to these pages ("guides/getting-started");
+	// none exports every published page.
+	Paths []string
+}
+
+func (p StaticExportParams) validate() error {
+	d := p.Domain
+	switch {
+	case d == "":
+		return invalidf("empty domain")
+	case strings.Contains(d, "://"):
+		return invalidf("domain %q has a scheme: give the hostname alone", d)
+	case strings.ContainsAny(d, `/\?#`):
+		return invalidf("domain %q has a slash or a path: give the hostname alone", d)
+	case strings.Contains(d, ":"):
+		return invalidf("domain %q has a port: give the hostname alone", d)
+	case strings.Contains(d, "@") || strings.IndexFunc(d, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		return invalidf("domain %q is not a bare hostname", d)
+	}
+	for i, path := range p.Paths {
+		if path == "" {
+			return invalidf("empty path at Paths[%d]", i)
+		}
+	}
+	return nil
+}
+
+// StaticExport is a static export job.
+type StaticExport struct {
+	ID        string
+	Status    StaticExportStatus
+	Progress  float64 // percent done, 0 to 100
+	PageCount int     // pages exported so far
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	Error     string // why it failed; "" unless Status is StaticExportFailed
+}
+
+// staticExportWire is the StaticExportJob answer as sent. The times are
+// date-times in the vendor schema: a value that is not one is an error.
+type staticExportWire struct {
+	JobID     string             `json:"jobId"`
+	Status    StaticExportStatus `json:"status"`
+	Progress  float64            `json:"progress"`
+	PageCount int                `json:"pageCount"`
+	CreatedAt time.Time          `json:"createdAt"`
+	UpdatedAt time.Time          `json:"updatedAt"`
+	Error     string             `json:"error"`
+}
+
+func (w *staticExportWire) check() error {
+	if w.JobID == "" {
+		return errors.New("static export without a jobId")
+	}
+	if !w.Status.documented() {
+		return fmt.Errorf("static export status %q is not one the API documents", answerText(string(w.Status)))
+	}
+	return nil
+}
+
+func (w *staticExportWire) export() *StaticExport {
+	return &StaticExport{
+		ID: w.JobID, Status: w.Status, Progress: w.Progress, PageCount: w.PageCount,
+		CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, Error: w.Error,
+	}
+}
+
+// StaticExportBundle is a link to a finished export's tar.gz archive, on a
+// storage host other than the API's. The link carries its own signature:
+// treat it as a secret until ExpiresAt. It is left out when the bundle is
+// formatted or logged; DownloadStaticExport fetches it without the API key.
+type StaticExportBundle struct {
+	JobID     string
+	URL       string // presigned; valid until ExpiresAt
+	SizeBytes int64
+	ExpiresAt time.Time // zero when the service sends none
+}
+
+// String shows the bundle without its link, so that printing or logging it
+// does not hand out the signature.
+func (b StaticExportBundle) String() string {
+	return fmt.Sprintf("{JobID:%s URL:[presigned link] SizeBytes:%d ExpiresAt:%s}",
+		b.JobID, b.SizeBytes, b.ExpiresAt.Format(time.RFC3339))
+}
+
+// GoString is String for %#v.
+func (b StaticExportBundle) GoString() string { return "mintlify.StaticExportBundle" + b.String() }
+
+// LogValue keeps the link out of slog lines.
+func (b StaticExportBundle) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("jobId", b.JobID), slog.Int64("sizeBytes", b.SizeBytes),
+		slog.Time("expiresAt", b.ExpiresAt))
+}
+
+type bundleWire struct {
+	JobID     string    `json:"jobId"`
+	BundleURL *string   `json:"bundleUrl"`
+	SizeBytes *int64    `json:"sizeBytes"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+func (w *bundleWire) check() error {
+	switch {
+	case w.BundleURL == nil || *w.BundleURL == "":
+		return errors.New("bundle without a bundleUrl")
+	case w.SizeBytes == nil:
+		return errors.New("bundle without a sizeBytes")
+	case *w.SizeBytes < 0:
+		return fmt.Errorf("bundle of %d bytes", *w.SizeBytes)
+	}
+	if _, err := parseBundleLink(*w.BundleURL); err != nil {
+		return err
+	}
+	return nil
+}
+
+// parseBundleLink accepts an absolute http(s) URL without user info: Go
+// would turn user info into an Authorization header. Its errors never show
+// the link.
+func parseBundleLink(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("the bundle link is not a URL")
+	case u.Scheme != "http" && u.Scheme != "https", u.Host == "":
+		return nil, fmt.Errorf("the bundle link is not an absolute http or https URL")
+	case u.User != nil:
+		return nil, fmt.Errorf("the bundle link carries user info (credentials)")
+	}
+	return u, nil
+}
+
+// StartStaticExport starts exporting a deployment as static HTML (POST
+// /v1/static-export/jobs); follow it with PollStaticExport, then fetch it
+// with BundleStaticExport and DownloadStaticExport. The key's organization
+// and p.Domain choose the deployment; an organization without the
+// (Enterprise) feature gets ErrForbidden.
+//
+// It is never retried where the server may have acted, so one call never
+// starts two exports: a lost answer, or a 500, 502 or 504, is an error
+// wrapping ErrOutcomeUnknown.
+func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*StaticExport, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(struct {
+		Domain  string   `json:"domain"`
+		Version string   `json:"version,omitempty"`
+		Paths   []string `json:"paths,omitempty"`
+	}{p.Domain, p.Version, p.Paths})
+	if err != nil {
+		return nil, fmt.Errorf("mintlify: encoding static export: %w", err)
+	}
+	w, err := send[staticExportWire](ctx, c, request{
+		method: http.MethodPost,
+		path:   "/v1/static-export/jobs",
+		body:   body,
+		want:   http.StatusAccepted,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w.export(), nil
+}
+
+// GetStaticExport reads a static export job (GET
+// /v1/static-export/jobs/{jobId}). It is retried like every GET. An answer
+// without a jobId or about another job, or with a status the API does not
+// document, is an error.
+func (c *Client) GetStaticExport(ctx context.Context, jobID string) (*StaticExport, error) {
+	if err := checkSegment("static export job ID", jobID); err != nil {
+		return nil, err
+	}
+	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID)}
+	w, err := send[staticExportWire](ctx, c, r)
+	if err != nil {
+		return nil, err
+	}
+	if w.JobID != jobID {
+		return nil, c.malformed(r, "asked for static export %q, the answer is about %q", jobID, answerText(w.JobID))
+	}
+	return w.export(), nil
+}
+
+// PollStaticExport reads the export until its status is terminal and
+// returns it with a nil error, completed or failed alike: check Status, and
+// Error on failure. It shares PollJob's schedule, options and stop reasons;
+// each read is a GetStaticExport.
+func (c *Client) PollStaticExport(ctx context.Context, jobID string, opts ...PollOption) (*StaticExport, error) {
+	if err := checkSegment("static export job ID", jobID); err != nil {
+		return nil, err
+	}
+	return poll(ctx, c, "static export "+strconv.Quote(jobID),
+		func(ctx context.Context) (*StaticExport, error) { return c.GetStaticExport(ctx, jobID) },
+		func(e *StaticExport) bool { return e.Status.Terminal() },
+		opts)
+}
+
+// BundleStaticExport mints a link to a completed export's tar.gz (POST
+// /v1/static-export/jobs/{jobId}/bundle); an export not yet completed is
+// ErrBadRequest (409). Every call gives a fresh link to the same files, so
+// it is retried like a GET. Pass the bundle to DownloadStaticExport before
+// ExpiresAt.
+func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticExportBundle, error) {
+	if err := checkSegment("static export job ID", jobID); err != nil {
+		return nil, err
+	}
+	r := request{
+		method:     http.MethodPost,
+		path:       "/v1/static-export/jobs/" + url.PathEscape(jobID) + "/bundle",
+		idempotent: true,
+	}
+	w, err := send[bundleWire](ctx, c, r)
+	if err != nil {
+		return nil, err
+	}
+	if w.JobID != "" && w.JobID != jobID {
+		return nil, c.malformed(r, "asked for the bundle of static export %q, the answer is about %q", jobID, answerText(w.JobID))
+	}
+	return &StaticExportBundle{JobID: jobID, URL: *w.BundleURL, SizeBytes: *w.SizeBytes, ExpiresAt: w.ExpiresAt}, nil
+}
