@@ -1,5 +1,6 @@
 // Command create-and-poll starts an agent job from the prompt given as
 // arguments and waits for it to end, printing the pull request it opened.
+// With MINTLIFY_API_KEY unset it runs against the bundled mock server.
 //
 //	go run ./examples/create-and-poll "Document the new search filters"
 package main
@@ -7,7 +8,9 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,9 +21,12 @@ import (
 )
 
 func main() {
-	prompt := strings.Join(os.Args[1:], " ")
-	if prompt == "" {
-		prompt = "Fix the broken links in the getting-started guide"
+	prompt, err := parse(os.Args[1:], os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		os.Exit(2)
 	}
 	// Agent jobs take minutes; give up after half an hour or on Ctrl-C.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -32,6 +38,25 @@ func main() {
 		fmt.Fprintln(os.Stderr, "create-and-poll:", err)
 		os.Exit(1)
 	}
+}
+
+// parse reads the prompt from the arguments. There is no default: a job
+// is real work, never started on a made-up prompt.
+func parse(args []string, errOut io.Writer) (string, error) {
+	fs := flag.NewFlagSet("create-and-poll", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	demo.Usage(fs, "create-and-poll PROMPT...",
+		"Starts an agent job from PROMPT and waits for its pull request.\nWith MINTLIFY_API_KEY unset it runs against the bundled mock server.")
+	if err := fs.Parse(args); err != nil {
+		return "", err
+	}
+	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if prompt == "" {
+		fmt.Fprintln(errOut, "create-and-poll: a prompt is required")
+		fs.Usage()
+		return "", errors.New("a prompt is required")
+	}
+	return prompt, nil
 }
 
 func run(ctx context.Context, prompt string) error {

@@ -1,14 +1,17 @@
 // Command follow-up sends an instruction to an existing agent job and waits
-// for the job to end again. Without a job ID it first creates one (which is
-// what happens against the bundled mock server).
+// for the job to end again. With MINTLIFY_API_KEY unset it runs against
+// the bundled mock server, where no job exists yet: create one first with
+// create-and-poll in the same mock, or use -job with a real key.
 //
-//	go run ./examples/follow-up [-job ID] "Also cover the Python SDK"
+//	go run ./examples/follow-up -job job_7ugr6fbcqjmykd4kid5f3zpeai "Also cover the Python SDK"
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,18 +21,44 @@ import (
 )
 
 func main() {
-	jobID := flag.String("job", "", "the job to follow up on (default: a new one)")
-	flag.Parse()
-	prompt := strings.Join(flag.Args(), " ")
-	if prompt == "" {
-		prompt = "Also add a short example in Go"
+	jobID, prompt, err := parse(os.Args[1:], os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *jobID, prompt); err != nil {
+	if err := run(ctx, jobID, prompt); err != nil {
 		fmt.Fprintln(os.Stderr, "follow-up:", err)
 		os.Exit(1)
 	}
+}
+
+// parse reads -job and the prompt. Both are required: the example never
+// makes up a job or an instruction.
+func parse(args []string, errOut io.Writer) (jobID, prompt string, err error) {
+	fs := flag.NewFlagSet("follow-up", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.StringVar(&jobID, "job", "", "the job to follow up on (required)")
+	demo.Usage(fs, "follow-up -job ID PROMPT...",
+		"Sends PROMPT to the job as a follow-up and waits until it ends again.")
+	if err := fs.Parse(args); err != nil {
+		return "", "", err
+	}
+	prompt = strings.TrimSpace(strings.Join(fs.Args(), " "))
+	switch {
+	case jobID == "":
+		err = errors.New("-job is required")
+	case prompt == "":
+		err = errors.New("a prompt is required")
+	}
+	if err != nil {
+		fmt.Fprintln(errOut, "follow-up:", err)
+		fs.Usage()
+	}
+	return jobID, prompt, err
 }
 
 func run(ctx context.Context, jobID, prompt string) error {
@@ -38,26 +67,16 @@ func run(ctx context.Context, jobID, prompt string) error {
 		return err
 	}
 	defer s.Close()
-	c := s.Client
-	poll := mintlify.WithPollInterval(s.PollInterval)
+	return followUp(ctx, s, jobID, prompt)
+}
 
-	if jobID == "" {
-		job, err := c.CreateJob(ctx, "Write a page about webhooks")
-		if err != nil {
-			return err
-		}
-		if job, err = c.PollJob(ctx, job.ID, poll); err != nil {
-			return err
-		}
-		fmt.Println("first run:", job.Status, job.PRLink)
-		jobID = job.ID
-	}
-
-	job, err := c.SendMessage(ctx, jobID, prompt)
+func followUp(ctx context.Context, s *demo.Session, jobID, prompt string) error {
+	job, err := s.Client.SendMessage(ctx, jobID, prompt)
 	if err != nil {
-		return err // an archived job answers ErrBadRequest
+		return err // an archived job answers ErrBadRequest, an unknown one ErrNotFound
 	}
-	if job, err = c.PollJob(ctx, job.ID, poll); err != nil {
+	fmt.Fprintf(os.Stderr, "job %s is %s again\n", job.ID, job.Status)
+	if job, err = s.Client.PollJob(ctx, job.ID, mintlify.WithPollInterval(s.PollInterval)); err != nil {
 		return err
 	}
 	fmt.Println("after the follow-up:", job.Status, job.PRLink)

@@ -1,13 +1,18 @@
 // Command quickstart runs an agent job from start to end, sends it a
-// follow-up, and lists the most visited pages. With no MINTLIFY_API_KEY it
-// runs against the bundled mock server.
+// follow-up, and lists the most visited pages. With MINTLIFY_API_KEY unset
+// it runs against the bundled mock server, with demo prompts; against the
+// real API it runs only the prompts you give it.
 //
 //	go run ./examples/quickstart
+//	go run ./examples/quickstart -prompt "Add a troubleshooting section" [-follow-up "Also ..."]
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
@@ -16,16 +21,66 @@ import (
 	"github.com/docsagent/mintlify-go/examples/internal/demo"
 )
 
+// prompts are what the quickstart asks the agent.
+type prompts struct{ first, followUp string }
+
+// The demo prompts, used only against the bundled mock server: a real job
+// is real work, never started on a made-up prompt.
+var demoPrompts = prompts{
+	first:    "Add a troubleshooting section to the quickstart page",
+	followUp: "Also mention how to reset an API key",
+}
+
 func main() {
+	p, err := parse(os.Args[1:], os.Stderr, demo.OnMock())
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx); err != nil {
+	if err := run(ctx, p); err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
+// parse reads the prompts. On the mock they default to the demo's; with a
+// real key -prompt is required, and a follow-up is sent only if given.
+func parse(args []string, errOut io.Writer, onMock bool) (prompts, error) {
+	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	var p prompts
+	fs.StringVar(&p.first, "prompt", "", "the job's prompt (required with a real key)")
+	fs.StringVar(&p.followUp, "follow-up", "", "a follow-up to send once the job ends (optional)")
+	demo.Usage(fs, "quickstart [-prompt PROMPT] [-follow-up PROMPT]", `
+Runs an agent job to its pull request, sends a follow-up, and lists the most
+visited pages. With MINTLIFY_API_KEY unset it runs against the bundled mock
+server with demo prompts; with a key it runs only the prompts you give.`)
+	if err := fs.Parse(args); err != nil {
+		return prompts{}, err
+	}
+	if fs.NArg() > 0 {
+		err := fmt.Errorf("unexpected arguments %q: pass the prompt with -prompt", fs.Args())
+		fmt.Fprintln(errOut, "quickstart:", err)
+		fs.Usage()
+		return prompts{}, err
+	}
+	if onMock && p.first == "" {
+		return demoPrompts, nil
+	}
+	if p.first == "" {
+		err := errors.New("-prompt is required with a real key: the quickstart starts a real job")
+		fmt.Fprintln(errOut, "quickstart:", err)
+		fs.Usage()
+		return prompts{}, err
+	}
+	return p, nil
+}
+
+func run(ctx context.Context, p prompts) error {
 	s, err := demo.Connect(os.Stderr, mintlify.WithUserAgent("quickstart"))
 	if err != nil {
 		return err
@@ -33,7 +88,7 @@ func run(ctx context.Context) error {
 	defer s.Close()
 	c := s.Client
 
-	job, err := c.CreateJob(ctx, "Add a troubleshooting section to the quickstart page")
+	job, err := c.CreateJob(ctx, p.first)
 	if err != nil {
 		return err
 	}
@@ -43,14 +98,16 @@ func run(ctx context.Context) error {
 	}
 	report(job)
 
-	if job, err = c.SendMessage(ctx, job.ID, "Also mention how to reset an API key"); err != nil {
-		return err
+	if p.followUp != "" {
+		if job, err = c.SendMessage(ctx, job.ID, p.followUp); err != nil {
+			return err
+		}
+		fmt.Printf("sent a follow-up: job %s is %s again\n", job.ID, job.Status)
+		if job, err = poll(ctx, s, job.ID); err != nil {
+			return err
+		}
+		report(job)
 	}
-	fmt.Printf("sent a follow-up: job %s is %s again\n", job.ID, job.Status)
-	if job, err = poll(ctx, s, job.ID); err != nil {
-		return err
-	}
-	report(job)
 
 	// One request with a small limit: the top rows are the first page,
 	// and the analytics quota is 100 requests an hour.

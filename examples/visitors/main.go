@@ -18,6 +18,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strconv"
@@ -28,15 +29,11 @@ import (
 )
 
 func main() {
-	today := time.Now().UTC().Format(time.DateOnly)
-	from := flag.String("from", "", "first day counted, YYYY-MM-DD (default: 30 days before -to)")
-	to := flag.String("to", today, "day after the last one counted, YYYY-MM-DD: the range ends before it")
-	offset := flag.Int("offset", 0, "rows to skip: resume an interrupted export (no CSV header is written)")
-	flag.Parse()
-
-	p, err := params(*from, *to, *offset)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "visitors:", err)
+	p, err := parse(os.Args[1:], os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -45,6 +42,31 @@ func main() {
 		fmt.Fprintln(os.Stderr, "visitors:", err)
 		os.Exit(1)
 	}
+}
+
+// parse reads the flags; -h and --help print the usage and send nothing.
+func parse(args []string, errOut io.Writer) (mintlify.VisitorsParams, error) {
+	fs := flag.NewFlagSet("visitors", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	today := time.Now().UTC().Format(time.DateOnly)
+	from := fs.String("from", "", "first day counted, YYYY-MM-DD (default: 30 days before -to)")
+	to := fs.String("to", today, "day after the last one counted, YYYY-MM-DD: the range ends before it")
+	offset := fs.Int("offset", 0, "rows to skip: resume an interrupted export (no CSV header is written)")
+	demo.Usage(fs, "visitors [-from DAY] [-to DAY] [-offset N] > visitors.csv",
+		"Exports distinct visitors per path as CSV on stdout, progress on stderr.\nWith MINTLIFY_API_KEY unset it runs against the bundled mock server.")
+	if err := fs.Parse(args); err != nil {
+		return mintlify.VisitorsParams{}, err
+	}
+	if fs.NArg() > 0 {
+		err := fmt.Errorf("unexpected arguments %q", fs.Args())
+		fmt.Fprintln(errOut, "visitors:", err)
+		return mintlify.VisitorsParams{}, err
+	}
+	p, err := params(*from, *to, *offset)
+	if err != nil {
+		fmt.Fprintln(errOut, "visitors:", err)
+	}
+	return p, err
 }
 
 func params(from, to string, offset int) (mintlify.VisitorsParams, error) {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
+	"flag"
 	"strings"
 	"testing"
 	"time"
@@ -37,4 +39,24 @@ func TestRejectsBadFlags(t *testing.T) {
 	assert.ErrorContains(t, err, "-to")
 	_, err = params("", "2025-01-01", -1)
 	assert.ErrorContains(t, err, "negative")
+}
+
+func TestHelpAndArguments(t *testing.T) {
+	var help bytes.Buffer
+	_, err := parse([]string{"--help"}, &help)
+	assert.ErrorIs(t, err, flag.ErrHelp)
+	assert.Contains(t, help.String(), "usage: visitors")
+	_, err = parse([]string{"january"}, &bytes.Buffer{})
+	assert.ErrorContains(t, err, "unexpected arguments")
+	p, err := parse([]string{"-from", "2025-01-01", "-to", "2025-02-01", "-offset", "250"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	assert.Equal(t, 250, p.Offset)
+}
+
+func TestEmptyKeyIsAnError(t *testing.T) {
+	t.Setenv("MINTLIFY_API_KEY", "")
+	p, err := params("", "2025-02-01", 0)
+	require.NoError(t, err)
+	_, err = demo.CaptureStdout(t, func() error { return run(context.Background(), p) })
+	assert.ErrorIs(t, err, demo.ErrEmptyKey)
 }

@@ -11,14 +11,22 @@ import (
 )
 
 // RunOnMock runs an example's run function the way a fresh machine would,
-// with no MINTLIFY_API_KEY (so against the bundled mock server) and a
+// with MINTLIFY_API_KEY unset (so against the bundled mock server) and a
 // bounded context, and returns what it printed on stdout.
 func RunOnMock(t *testing.T, run func(ctx context.Context) error) (string, error) {
 	t.Helper()
-	t.Setenv(mintlify.EnvAPIKey, "")
+	UnsetKey(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return CaptureStdout(t, func() error { return run(ctx) })
+}
+
+// UnsetKey unsets MINTLIFY_API_KEY for the test (set but empty is not
+// the same: it is an error).
+func UnsetKey(t *testing.T) {
+	t.Helper()
+	t.Setenv(mintlify.EnvAPIKey, "") // restores the old value after the test
+	os.Unsetenv(mintlify.EnvAPIKey)
 }
 
 // CaptureStdout runs fn with os.Stdout sent to a file and returns what it

@@ -1,12 +1,17 @@
 // Package demo connects the example programs to the real API when
-// MINTLIFY_API_KEY is set, and to the bundled mock server otherwise, so every
-// example runs on a fresh machine with nothing but Go.
+// MINTLIFY_API_KEY is set, and to the bundled mock server when it is unset,
+// so every example runs on a fresh machine with nothing but Go. A key that
+// is set but empty (what a CI run from a fork gets) is an error: an example
+// never falls back to the mock when a real key was meant.
 package demo
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	mintlify "github.com/docsagent/mintlify-go"
@@ -16,6 +21,8 @@ import (
 // Session is a connected client and how to poll with it.
 type Session struct {
 	Client *mintlify.Client
+	// Mock reports that the session runs against the bundled mock server.
+	Mock bool
 	// PollInterval is the first wait between polls: the SDK's default for
 	// the real API, shorter for the mock's quick jobs.
 	PollInterval time.Duration
@@ -29,11 +36,26 @@ func (s *Session) Close() {
 	}
 }
 
+// ErrEmptyKey reports a MINTLIFY_API_KEY that is set but empty.
+var ErrEmptyKey = errors.New(mintlify.EnvAPIKey + " is set but empty: set it to an admin API key (mint_...), or unset it to run against the bundled mock server")
+
+// OnMock reports whether Connect will start the mock server: only when
+// MINTLIFY_API_KEY is unset. Examples use it to decide whether a demo
+// prompt may stand in for one the user did not give.
+func OnMock() bool {
+	_, set := os.LookupEnv(mintlify.EnvAPIKey)
+	return !set
+}
+
 // Connect reads MINTLIFY_API_KEY and MINTLIFY_PROJECT_ID (and
-// MINTLIFY_BASE_URL). Without a key it starts the mock server in-process
-// and says so on log.
+// MINTLIFY_BASE_URL). Only when the key is unset does it start the mock
+// server in-process, and it says so on log; a key set but empty is
+// ErrEmptyKey.
 func Connect(log io.Writer, opts ...mintlify.Option) (*Session, error) {
-	if os.Getenv(mintlify.EnvAPIKey) != "" {
+	if key, set := os.LookupEnv(mintlify.EnvAPIKey); set {
+		if strings.TrimSpace(key) == "" {
+			return nil, ErrEmptyKey
+		}
 		c, err := mintlify.NewClient(opts...)
 		if err != nil {
 			return nil, err
@@ -44,7 +66,7 @@ func Connect(log io.Writer, opts ...mintlify.Option) (*Session, error) {
 		mockserver.WithJobDuration(2*time.Second),
 		mockserver.WithSyntheticVisits(20_000),
 	)
-	fmt.Fprintf(log, "No %s set: using the bundled mock server at %s\n", mintlify.EnvAPIKey, mock.URL())
+	fmt.Fprintf(log, "%s is unset: using the bundled mock server at %s\n", mintlify.EnvAPIKey, mock.URL())
 	opts = append([]mintlify.Option{
 		mintlify.WithBaseURL(mock.URL()),
 		mintlify.WithAPIKey(mock.APIKey()),
@@ -55,5 +77,29 @@ func Connect(log io.Writer, opts ...mintlify.Option) (*Session, error) {
 		mock.Close()
 		return nil, err
 	}
-	return &Session{Client: c, PollInterval: 250 * time.Millisecond, closeMock: mock.Close}, nil
+	return &Session{Client: c, Mock: true, PollInterval: 250 * time.Millisecond, closeMock: mock.Close}, nil
+}
+
+// Usage sets fs's usage text: a synopsis, a description and the flags.
+// With flag.ExitOnError, -h and --help print it and exit 0 before anything
+// is sent.
+func Usage(fs *flag.FlagSet, synopsis, description string) {
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "usage: %s\n\n%s\n", synopsis, strings.TrimSpace(description))
+		var n int
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(out, "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
+}
+
+// UsageError prints msg and the usage, and exits 2, as the flag package
+// does for a bad flag.
+func UsageError(fs *flag.FlagSet, msg string) {
+	fmt.Fprintln(fs.Output(), msg)
+	fs.Usage()
+	os.Exit(2)
 }

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	mintlify "github.com/docsagent/mintlify-go"
+)
+
+// waitFlags are the flags of every command that can wait for a result.
+type waitFlags struct {
+	wait    bool
+	timeout time.Duration
+	json    bool
+	// pollInterval is hidden: the SDK's default suits the real API; tests
+	// against a fast mock shorten it.
+	pollInterval time.Duration
+}
+
+func (w *waitFlags) register(cmd *cobra.Command, canWait bool) {
+	if canWait {
+		cmd.Flags().BoolVar(&w.wait, "wait", false, "wait until it ends; the exit code says how")
+	}
+	cmd.Flags().DurationVar(&w.timeout, "timeout", 0, "give up waiting after this long, e.g. 30m (0: no limit)")
+	cmd.Flags().BoolVar(&w.json, "json", false, "print the result as one JSON object with the API's field names")
+	cmd.Flags().DurationVar(&w.pollInterval, "poll-interval", 0, "first wait between reads")
+	_ = cmd.Flags().MarkHidden("poll-interval")
+}
+
+func (w *waitFlags) pollOptions() []mintlify.PollOption {
+	if w.pollInterval <= 0 {
+		return nil
+	}
+	return []mintlify.PollOption{mintlify.WithPollInterval(w.pollInterval), mintlify.WithMaxPollInterval(max(w.pollInterval, time.Second))}
+}
+
+// waitContext bounds a wait by --timeout.
+func (w *waitFlags) waitContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if w.timeout > 0 {
+		return context.WithTimeout(ctx, w.timeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+func (a *app) jobCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "job",
+		Short: "Run documentation agent jobs",
+		Long: `Run the documentation agent: start a job from a prompt, wait for its pull
+request, send follow-ups. With --wait the exit code says how the job ended:
+0 completed, 3 failed, 4 archived.`,
+	}
+	cmd.AddCommand(a.jobCreateCommand(), a.jobGetCommand(), a.jobWaitCommand(), a.jobMessageCommand())
+	return group(cmd)
+}
+
+func (a *app) jobCreateCommand() *cobra.Command {
+	var f waitFlags
+	cmd := &cobra.Command{
+		Use:   "create [--wait] [--timeout D] [--json] PROMPT",
+		Short: "Start an agent job from a prompt",
+		Long: `Start an agent job from a prompt. Without --wait it prints the job and exits;
+with --wait it waits until the job ends and prints its pull request.
+PROMPT "-" reads the prompt from stdin.
+
+If the answer to the create request is lost (exit 5), the job may exist:
+look in the dashboard before running the command again.`,
+		Example: `  mintctl job create "Document the new search filters"
+  mintctl job create --wait --timeout 30m "Update the changelog for v2.3"
+  git log -1 --format=%B | mintctl job create --wait -`,
+		Args: exactArgs("PROMPT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			prompt, err := a.prompt(args[0])
+			if err != nil {
+				return err
+			}
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			job, err := c.CreateJob(cmd.Context(), prompt)
+			if err != nil {
+				return fmt.Errorf("creating the job: %w", err)
+			}
+			if !f.wait {
+				return a.reportJob(job, &f, false)
+			}
+			a.infof("started job %s", job.ID)
+			return a.waitJob(cmd.Context(), c, job, &f)
+		},
+	}
+	f.register(cmd, true)
+	return cmd
+}
+
+func (a *app) jobGetCommand() *cobra.Command {
+	var f waitFlags
+	cmd := &cobra.Command{
+		Use:   "get [--json] ID",
+		Short: "Show a job",
+		Long: `Show a job's status and pull request. The exit code is 0 whatever the status
+(use 'mintctl job wait' to branch on how it ended).`,
+		Example: `  mintctl job get job_7ugr6fbcqjmykd4kid5f3zpeai
+  mintctl job get --json job_7ugr6fbcqjmykd4kid5f3zpeai | jq -r .prLink`,
+		Args: exactArgs("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			job, err := c.GetJob(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			return a.reportJob(job, &f, false)
+		},
+	}
+	cmd.Flags().BoolVar(&f.json, "json", false, "print the job as one JSON object with the API's field names")
+	return cmd
+}
+
+func (a *app) jobWaitCommand() *cobra.Command {
+	var f waitFlags
+	cmd := &cobra.Command{
+		Use:   "wait [--timeout D] [--json] ID",
+		Short: "Wait for a job to end",
+		Long: `Wait until a job ends and print its pull request. The exit code says how it
+ended: 0 completed, 3 failed, 4 archived; 1 if the wait itself failed or
+timed out (the job goes on: wait again).`,
+		Example: `  mintctl job wait --timeout 30m job_7ugr6fbcqjmykd4kid5f3zpeai`,
+		Args:    exactArgs("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			return a.waitJob(cmd.Context(), c, &mintlify.Job{ID: args[0]}, &f)
+		},
+	}
+	f.register(cmd, false)
+	f.wait = true
+	return cmd
+}
+
+func (a *app) jobMessageCommand() *cobra.Command {
+	var f waitFlags
+	cmd := &cobra.Command{
+		Use:   "message [--wait] [--timeout D] [--json] ID PROMPT",
+		Short: "Send a follow-up to a job",
+		Long: `Send a follow-up instruction to a job, which makes it active again. With
+--wait, wait until it ends again. An archived job refuses follow-ups.
+PROMPT "-" reads the prompt from stdin.`,
+		Example: `  mintctl job message --wait job_7ugr6fbcqjmykd4kid5f3zpeai "Also cover the Python SDK"`,
+		Args:    exactArgs("ID", "PROMPT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			prompt, err := a.prompt(args[1])
+			if err != nil {
+				return err
+			}
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			job, err := c.SendMessage(cmd.Context(), args[0], prompt)
+			if err != nil {
+				return fmt.Errorf("sending the follow-up: %w", err)
+			}
+			if !f.wait {
+				return a.reportJob(job, &f, false)
+			}
+			a.infof("sent the follow-up to job %s", job.ID)
+			return a.waitJob(cmd.Context(), c, job, &f)
+		},
+	}
+	f.register(cmd, true)
+	return cmd
+}
+
+// maxPrompt bounds a prompt read from stdin.
+const maxPrompt = 1 << 20
+
+// prompt returns arg, or stdin when arg is "-".
+func (a *app) prompt(arg string) (string, error) {
+	if arg != "-" {
+		return arg, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(a.stdin, maxPrompt+1))
+	if err != nil {
+		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+	}
+	if len(b) > maxPrompt {
+		return "", usageErrorf("the prompt on stdin is longer than %d bytes", maxPrompt)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// waitJob polls the job to a terminal status, showing progress, then
+// reports it. On a timeout it still writes the last status it saw.
+func (a *app) waitJob(ctx context.Context, c *mintlify.Client, job *mintlify.Job, f *waitFlags) error {
+	ctx, cancel := f.waitContext(ctx)
+	defer cancel()
+	sp := a.newSpinner("job " + job.ID)
+	last := job
+	opts := append(f.pollOptions(), mintlify.WithPollObserver(func(j *mintlify.Job) {
+		last = j
+		sp.update(string(j.Status))
+	}))
+	done, err := c.PollJob(ctx, job.ID, opts...)
+	sp.done()
+	if err != nil {
+		if last.Status != "" {
+			_ = a.writeOutputs(jobOutputs(last)...)
+		}
+		if errors.Is(err, context.DeadlineExceeded) && f.timeout > 0 {
+			return fmt.Errorf("gave up waiting after %s (job %s is %s; 'mintctl job wait %s' waits again): %w",
+				f.timeout, job.ID, orUnknown(string(last.Status)), job.ID, err)
+		}
+		return err
+	}
+	return a.reportJob(done, f, true)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "in an unknown state"
+	}
+	return s
+}
+
+func jobOutputs(j *mintlify.Job) []output {
+	return []output{{"job_id", j.ID}, {"status", string(j.Status)}, {"pr_link", j.PRLink}}
+}
+
+// reportJob prints the job, writes the step outputs and, after a wait,
+// turns how the job ended into the exit code.
+func (a *app) reportJob(j *mintlify.Job, f *waitFlags, waited bool) error {
+	if f.json {
+		if err := printJSON(a.stdout, jobJSON(j)); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(a.stdout, "job %s %s\n", j.ID, j.Status)
+		switch {
+		case j.PRLink != "":
+			fmt.Fprintln(a.stdout, j.PRLink)
+		case j.Status == mintlify.JobCompleted:
+			fmt.Fprintln(a.stdout, "no pull request: no file needed a change")
+		case j.Status == mintlify.JobActive:
+			fmt.Fprintln(a.stdout, "no pull request yet")
+		default:
+			fmt.Fprintln(a.stdout, "no pull request")
+		}
+	}
+	if err := a.writeOutputs(jobOutputs(j)...); err != nil {
+		return err
+	}
+	if !waited {
+		return nil
+	}
+	switch j.Status {
+	case mintlify.JobFailed:
+		return &codeError{exitFailed, fmt.Errorf("job %s failed", j.ID)}
+	case mintlify.JobArchived:
+		return &codeError{exitArchived, fmt.Errorf("job %s was archived", j.ID)}
+	}
+	return nil
+}
+
+// jobWire is a job as the API spells it: null where the API sends null.
+type jobWire struct {
+	ID         string        `json:"id"`
+	Status     string        `json:"status"`
+	Source     jobSourceWire `json:"source"`
+	Model      string        `json:"model"`
+	PRLink     *string       `json:"prLink"`
+	CreatedAt  *time.Time    `json:"createdAt"`
+	ArchivedAt *time.Time    `json:"archivedAt"`
+}
+
+type jobSourceWire struct {
+	Repository string  `json:"repository"`
+	Ref        *string `json:"ref"`
+}
+
+func jobJSON(j *mintlify.Job) jobWire {
+	w := jobWire{
+		ID:         j.ID,
+		Status:     string(j.Status),
+		Source:     jobSourceWire{Repository: j.Source.Repository, Ref: nullable(j.Source.Ref)},
+		Model:      j.Model,
+		PRLink:     nullable(j.PRLink),
+		ArchivedAt: j.ArchivedAt,
+	}
+	if !j.CreatedAt.IsZero() {
+		w.CreatedAt = &j.CreatedAt
+	}
+	return w
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

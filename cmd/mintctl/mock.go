@@ -1,0 +1,35 @@
+package main
+
+import (
+	"errors"
+	"flag"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docsagent/mintlify-go/internal/mockcmd"
+)
+
+func (a *app) mockCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "mock [the mock server's flags]",
+		Short: "Run the bundled mock server",
+		Long: `Run the bundled mock server, a working implementation of the API, until
+interrupted. It prints its URL, key and project: export them as
+MINTLIFY_BASE_URL, MINTLIFY_API_KEY and MINTLIFY_PROJECT_ID to point mintctl
+(or any client) at it. Flags are the mock server's own; 'mintctl mock -h'
+lists them.`,
+		Example: `  mintctl mock -addr 127.0.0.1:8080 -seed 10000 -job-duration 5s
+  mintctl mock -outcome failed -quiet`,
+		DisableFlagParsing: true, // the mock server parses its own flags
+		RunE: func(cmd *cobra.Command, args []string) error {
+			err := mockcmd.Run(cmd.Context(), args, a.stdout, a.stderr)
+			if errors.Is(err, flag.ErrHelp) {
+				return nil
+			}
+			if err != nil {
+				return &codeError{exitUsage, err}
+			}
+			return nil
+		},
+	}
+}

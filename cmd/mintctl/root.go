@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	mintlify "github.com/docsagent/mintlify-go"
+)
+
+// The exit codes scripts branch on (fixed by the design: never renumber).
+const (
+	exitOK       = 0
+	exitError    = 1
+	exitUsage    = 2 // bad flags or arguments, missing or invalid configuration
+	exitFailed   = 3 // the awaited work failed: job failed, deployment failure, export failed
+	exitArchived = 4 // the job was archived
+	exitUnknown  = 5 // outcome unknown: the job, deployment or run may exist
+)
+
+// codeError is an error with the exit code it ends the program with.
+type codeError struct {
+	code int
+	err  error
+}
+
+func (e *codeError) Error() string { return e.err.Error() }
+func (e *codeError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, args ...any) error {
+	return &codeError{exitUsage, fmt.Errorf(format, args...)}
+}
+
+// exitCode maps an error to the program's exit code. A possible outcome
+// comes first: a script must learn that a job may exist whatever else
+// went wrong.
+func exitCode(err error) int {
+	var ce *codeError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, mintlify.ErrOutcomeUnknown):
+		return exitUnknown
+	case errors.As(err, &ce):
+		return ce.code
+	case errors.Is(err, mintlify.ErrInvalidInput):
+		return exitUsage
+	}
+	return exitError
+}
+
+// app is one run of the command line: its streams, its environment and
+// what the commands share.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	lookupEnv      func(string) (string, bool)
+	// started is set once cobra has parsed flags and arguments: an error
+	// before that is a usage error.
+	started bool
+	quiet   bool
+	// term reports whether stderr is a terminal: a live bar or spinner
+	// there, plain lines every few seconds otherwise.
+	term bool
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: lookupEnv, term: isTerminal(stderr)}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	code := exitCode(err)
+	if !a.started && code == exitError {
+		code = exitUsage // an unknown command or flag, a wrong number of arguments
+	}
+	fmt.Fprintf(stderr, "mintctl: %v\n", err)
+	if code == exitUsage && !a.started {
+		fmt.Fprintln(stderr, "Run 'mintctl --help' for usage.")
+	}
+	return code
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "mintctl",
+		Short: "Drive the Mintlify admin API from a shell or a CI pipeline",
+		Long: `mintctl runs agent jobs, exports analytics, triggers deployments and previews,
+runs automations and static exports with the Mintlify admin API.
+
+Credentials come only from the environment, never from flags (flags show in
+process lists and CI logs):
+
+  MINTLIFY_API_KEY     an admin key, mint_... (required)
+  MINTLIFY_PROJECT_ID  the project (required)
+  MINTLIFY_BASE_URL    another address, such as a mock server (optional)
+
+Results go to stdout, progress and messages to stderr. Under GitHub Actions
+($GITHUB_OUTPUT set) commands also write their results as step outputs.
+
+Exit codes:
+  0  success (a waited job completed, a deployment succeeded, an export completed)
+  1  error
+  2  usage or configuration
+  3  the awaited work failed (job failed, deployment failure, export failed)
+  4  the job was archived
+  5  outcome unknown: the job, deployment or run may exist; look before retrying`,
+		Example: `  export MINTLIFY_API_KEY=mint_... MINTLIFY_PROJECT_ID=my-project
+  mintctl job create --wait "Document the new rate limits"
+  mintctl analytics visitors --from 2025-01-01 --to 2025-02-01 > january.csv
+  mintctl mock -seed 10000   # a local server to try it on`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       mintlify.Version,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			a.started = true
+			return nil
+		},
+	}
+	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress on stderr")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &codeError{exitUsage, err}
+	})
+	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.mockCommand())
+	root.AddCommand(a.extraCommands()...)
+	return root
+}
+
+// client builds the API client from the environment only. A missing or
+// empty key is a configuration error (exit 2) before anything is sent:
+// never a silent fallback to a mock server, which would make a CI run
+// from a fork (which gets an empty secret) look green.
+func (a *app) client() (*mintlify.Client, error) {
+	key, set := a.lookupEnv(mintlify.EnvAPIKey)
+	switch {
+	case !set:
+		return nil, usageErrorf("%s is not set: set it to an admin API key (mint_...); for a local mock server run 'mintctl mock'", mintlify.EnvAPIKey)
+	case strings.TrimSpace(key) == "":
+		return nil, usageErrorf("%s is set but empty: set it to an admin API key (mint_...); in CI, check that the secret exists and is passed to this step", mintlify.EnvAPIKey)
+	}
+	project, _ := a.lookupEnv(mintlify.EnvProjectID)
+	if project == "" {
+		return nil, usageErrorf("%s is not set: set it to your project's ID", mintlify.EnvProjectID)
+	}
+	opts := []mintlify.Option{
+		mintlify.WithAPIKey(key),
+		mintlify.WithProjectID(project),
+		mintlify.WithUserAgent("mintctl/" + mintlify.Version),
+	}
+	if base, _ := a.lookupEnv(mintlify.EnvBaseURL); base != "" {
+		opts = append(opts, mintlify.WithBaseURL(base))
+	} else {
+		opts = append(opts, mintlify.WithBaseURL(mintlify.DefaultBaseURL))
+	}
+	opts = append(opts, a.clientOptions()...)
+	c, err := mintlify.NewClient(opts...)
+	if err != nil {
+		return nil, &codeError{exitUsage, err}
+	}
+	return c, nil
+}
+
+// group makes cmd a command of subcommands that refuses unknown ones with
+// a usage error (cobra would print help and exit 0).
+func group(cmd *cobra.Command) *cobra.Command {
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath())
+		}
+		return cmd.Help()
+	}
+	return cmd
+}
+
+// infof writes a message on stderr, unless --quiet.
+func (a *app) infof(format string, args ...any) {
+	if !a.quiet {
+		fmt.Fprintf(a.stderr, format+"\n", args...)
+	}
+}
+
+// exactArgs is cobra.ExactArgs with the arguments named in the message.
+func exactArgs(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != len(names) {
+			return usageErrorf("%s takes %s, got %d argument(s)", cmd.CommandPath(), strings.Join(names, " "), len(args))
+		}
+		return nil
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && termIsTerminal(int(f.Fd()))
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+	"time"
+)
+
+// rowWriter writes rows as csv, jsonl or json, one at a time: nothing of
+// an export is held but the row in hand.
+type rowWriter struct {
+	w       io.Writer
+	format  string
+	columns []column
+	csv     *csv.Writer
+	header  bool // a CSV header is still to be written
+	rows    int
+	rec     []string
+	buf     []byte
+}
+
+func newRowWriter(w io.Writer, format string, columns []column, header bool) *rowWriter {
+	rw := &rowWriter{w: w, format: format, columns: columns, header: header && format == "csv", rec: make([]string, len(columns))}
+	if format == "csv" {
+		rw.csv = csv.NewWriter(w)
+	}
+	return rw
+}
+
+// writeAll writes every row of the walk and returns how many it wrote and
+// the walk's error, if any. The CSV header and the JSON array's opening are
+// written first, so that an export that stops at once still leaves a file
+// that a resumed run appends to correctly.
+func (rw *rowWriter) writeAll(rows iter.Seq2[[]any, error]) (int, error) {
+	if err := rw.open(); err != nil {
+		return 0, err
+	}
+	for row, err := range rows {
+		if err != nil {
+			return rw.rows, err
+		}
+		if err := rw.write(row); err != nil {
+			return rw.rows, err
+		}
+	}
+	return rw.rows, nil
+}
+
+func (rw *rowWriter) open() error {
+	switch {
+	case rw.header:
+		names := make([]string, len(rw.columns))
+		for i, c := range rw.columns {
+			names[i] = c.name
+		}
+		rw.header = false
+		return rw.csv.Write(names)
+	case rw.format == "json":
+		_, err := io.WriteString(rw.w, "[")
+		return err
+	}
+	return nil
+}
+
+func (rw *rowWriter) write(row []any) error {
+	rw.rows++
+	switch rw.format {
+	case "csv":
+		for i, v := range row {
+			rw.rec[i] = csvValue(v)
+		}
+		if err := rw.csv.Write(rw.rec); err != nil {
+			return err
+		}
+		rw.csv.Flush() // into the buffered writer: the row is kept if the walk stops
+		return rw.csv.Error()
+	default:
+		b := rw.buf[:0]
+		if rw.format == "json" {
+			if rw.rows > 1 {
+				b = append(b, ',')
+			}
+			b = append(b, '\n')
+		}
+		b = append(b, '{')
+		for i, v := range row {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendQuote(b, rw.columns[i].name)
+			b = append(b, ':')
+			if rw.columns[i].nullable && isZero(v) {
+				b = append(b, "null"...)
+				continue
+			}
+			enc, err := json.Marshal(jsonValue(v))
+			if err != nil {
+				return fmt.Errorf("encoding %s: %w", rw.columns[i].name, err)
+			}
+			b = append(b, enc...)
+		}
+		b = append(b, '}')
+		if rw.format == "jsonl" {
+			b = append(b, '\n')
+		}
+		rw.buf = b
+		_, err := rw.w.Write(b)
+		return err
+	}
+}
+
+// close ends a complete export: the JSON array's closing bracket. An
+// export that stopped is not closed, so that no parser takes it for whole.
+func (rw *rowWriter) close() error {
+	if rw.format == "json" {
+		_, err := io.WriteString(rw.w, "\n]\n")
+		return err
+	}
+	return nil
+}
+
+func isZero(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case string:
+		return v == ""
+	case time.Time:
+		return v.IsZero()
+	case *bool:
+		return v == nil
+	}
+	return false
+}
+
+func jsonValue(v any) any {
+	if t, ok := v.(time.Time); ok {
+		if t.IsZero() {
+			return nil
+		}
+		return t.Format(time.RFC3339Nano)
+	}
+	return v
+}
+
+func csvValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case int:
+		return strconv.Itoa(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	case *bool:
+		if v == nil {
+			return ""
+		}
+		return strconv.FormatBool(*v)
+	case time.Time:
+		if v.IsZero() {
+			return ""
+		}
+		return v.Format(time.RFC3339Nano)
+	case []string:
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/mockserver"
+)
+
+// The scripts run mintctl as a separate program: this test binary, which
+// testscript puts on $PATH under that name.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"mintctl": func() { os.Exit(mainExit()) }})
+}
+
+type mockKey struct{}
+
+// scriptMock is the mock server a script started with the mockserver
+// command, in this (the test) process.
+type scriptMock struct{ srv *mockserver.Server }
+
+func TestScripts(t *testing.T) {
+	t.Parallel()
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Values[mockKey{}] = &scriptMock{}
+			// The scripts' CI: no terminal, no GitHub outputs unless set.
+			env.Setenv("GITHUB_OUTPUT", "")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mockserver": cmdMockserver,
+			"requests":   cmdRequests,
+			"mockjob":    cmdMockjob,
+			"exitcode":   cmdExitcode,
+			"resume":     cmdResume,
+			"noansi":     cmdNoANSI,
+			"jsonobj":    cmdJSONObj,
+			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
+				d, err := time.ParseDuration(args[0])
+				ts.Check(err)
+				time.Sleep(d)
+			},
+		},
+	})
+}
+
+func scriptServer(ts *testscript.TestScript) *mockserver.Server {
+	m := ts.Value(mockKey{}).(*scriptMock)
+	if m.srv == nil {
+		ts.Fatalf("no mock server: run mockserver first")
+	}
+	return m.srv
+}
+
+// mockserver [-job-duration D] [-outcome O] [-seed N] [-fault RULE]... [-fault-seed N] [-no-key] [-no-rate-limits]
+// starts a mock server for the script and points MINTLIFY_* at it.
+// -no-key leaves MINTLIFY_API_KEY unset.
+func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! mockserver")
+	}
+	fs := flag.NewFlagSet("mockserver", flag.ContinueOnError)
+	duration := fs.Duration("job-duration", 200*time.Millisecond, "")
+	outcome := fs.String("outcome", "", "")
+	seed := fs.Int("seed", 0, "")
+	faultSeed := fs.Uint64("fault-seed", 1, "")
+	noKey := fs.Bool("no-key", false, "")
+	noLimits := fs.Bool("no-rate-limits", false, "")
+	var faults []mockserver.FaultRule
+	fs.Func("fault", "", func(s string) error {
+		r, err := mockserver.ParseFault(s)
+		faults = append(faults, r)
+		return err
+	})
+	ts.Check(fs.Parse(args))
+	opts := []mockserver.Option{
+		mockserver.WithJobDuration(*duration),
+		mockserver.WithSyntheticVisits(*seed),
+		mockserver.WithFaults(faults...),
+		mockserver.WithFaultSeed(*faultSeed),
+	}
+	if *outcome != "" {
+		o := mockserver.Outcome(*outcome)
+		opts = append(opts, mockserver.WithAgent(func(string) mockserver.Outcome { return o }))
+	}
+	if *noLimits {
+		opts = append(opts, mockserver.WithoutRateLimits())
+	}
+	srv := mockserver.New(opts...)
+	ts.Defer(srv.Close)
+	ts.Value(mockKey{}).(*scriptMock).srv = srv
+	ts.Setenv(mintlify.EnvBaseURL, srv.URL())
+	ts.Setenv(mintlify.EnvProjectID, srv.ProjectID())
+	if !*noKey {
+		ts.Setenv(mintlify.EnvAPIKey, srv.APIKey())
+	}
+	ts.Setenv("MOCK_KEY", srv.APIKey())
+}
+
+// requests [ROUTE] N checks that the mock served N API requests (of
+// ROUTE), whatever their answers.
+func cmdRequests(ts *testscript.TestScript, neg bool, args []string) {
+	route := ""
+	if len(args) == 2 {
+		route, args = args[0], args[1:]
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: requests [ROUTE] N")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	for _, e := range scriptServer(ts).Journal() {
+		if route == "" || e.Route == route {
+			got++
+		}
+	}
+	if (got == want) == neg {
+		ts.Fatalf("the mock served %d requests (route %q), want %s%d", got, route, map[bool]string{true: "not ", false: ""}[neg], want)
+	}
+}
+
+// mockjob archive|finish|fail|id: acts on the job the script created last;
+// "id" sets $JOB to its ID.
+func cmdMockjob(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: mockjob archive|finish|fail|id")
+	}
+	srv := scriptServer(ts)
+	jobs := srv.Jobs()
+	if len(jobs) == 0 {
+		ts.Fatalf("the mock has no job")
+	}
+	last := jobs[0]
+	for _, j := range jobs {
+		if j.CreatedAt.After(last.CreatedAt) {
+			last = j
+		}
+	}
+	switch args[0] {
+	case "id":
+		ts.Setenv("JOB", last.ID)
+	case "archive":
+		ts.Check(srv.ArchiveJob(last.ID))
+	case "finish":
+		ts.Check(srv.FinishJob(last.ID))
+	case "fail":
+		ts.Check(srv.SetOutcome(last.ID, mockserver.OutcomeFailed))
+	default:
+		ts.Fatalf("unknown mockjob action %q", args[0])
+	}
+}
+
+// exitcode N PROGRAM ARGS... runs the program and checks its exit code;
+// stdout and stderr are then checked as after exec.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// resume FILE runs the resume command that mintctl printed into FILE (a
+// saved stderr), through the shell, as a user would paste it.
+func cmdResume(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: resume FILE")
+	}
+	data := ts.ReadFile(args[0])
+	sc := bufio.NewScanner(strings.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "mintctl analytics ") {
+			line, _, _ = strings.Cut(line, " >> FILE")
+			err := ts.Exec("sh", "-c", line)
+			if (err != nil) != neg {
+				ts.Fatalf("%s: %v", line, err)
+			}
+			return
+		}
+	}
+	ts.Fatalf("no resume command in %s", args[0])
+}
+
+// noansi FILE checks that FILE (or stdout/stderr) holds no terminal
+// control sequence and no carriage return.
+func cmdNoANSI(ts *testscript.TestScript, neg bool, args []string) {
+	for _, name := range args {
+		data := []byte(ts.ReadFile(name))
+		if i := bytes.IndexAny(data, "\x1b\r"); (i >= 0) != neg {
+			ts.Fatalf("%s: control character at byte %d", name, i)
+		}
+	}
+}
+
+// jsonobj FILE [KEY=REGEXP]... checks that FILE holds exactly one JSON
+// object and that each KEY (a dotted path) is there with a value whose
+// text (null for null) matches REGEXP.
+func cmdJSONObj(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 {
+		ts.Fatalf("usage: jsonobj FILE [KEY=REGEXP]...")
+	}
+	dec := json.NewDecoder(strings.NewReader(ts.ReadFile(args[0])))
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		ts.Fatalf("%s: not a JSON object: %v", args[0], err)
+	}
+	if dec.More() {
+		ts.Fatalf("%s: more than one JSON value", args[0])
+	}
+	for _, kv := range args[1:] {
+		key, pattern, _ := strings.Cut(kv, "=")
+		var v any = obj
+		for _, part := range strings.Split(key, ".") {
+			m, ok := v.(map[string]any)
+			if !ok {
+				ts.Fatalf("%s: %s: not an object above %q", args[0], key, part)
+			}
+			if v, ok = m[part]; !ok {
+				ts.Fatalf("%s: no field %s", args[0], key)
+			}
+		}
+		text := fmt.Sprint(v)
+		if v == nil {
+			text = "null"
+		}
+		if ok := regexp.MustCompile(pattern).MatchString(text); ok == neg {
+			ts.Fatalf("%s: %s is %q, want it to match %q", args[0], key, text, pattern)
+		}
+	}
+}
