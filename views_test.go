@@ -139,7 +139,7 @@ func TestAnalyticsMalformedAnswers(t *testing.T) {
 		}
 	}
 	more := []struct{ route, body string }{
-		{"visitors", `{"totals":{"human":1,"ai":1,"total":1},"visitors":[` + row + `]}`},                               // no hasMore
+		{"visitors", `{"totals":{"human":1,"ai":1,"total":1},"visitors":[` + row + `]}`},                              // no hasMore
 		{"visitors", `{"totals":{"human":1,"ai":1},"visitors":[],"hasMore":false}`},                                   // totals.total
 		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":null,"hasMore":false}`},                             // views null
 		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":[{"path":"/a","human":1,"ai":0}],"hasMore":false}`}, // row total
