@@ -50,6 +50,7 @@ type analyticsRoute struct {
 	name, short string
 	paging      paging
 	filters     bool // --source and --status
+	noLimit     bool // no --limit
 	columns     []column
 	// walk yields the rows, each as values in the order of columns. A
 	// failure is yielded once and carries the point to resume from.
@@ -68,6 +69,127 @@ func analyticsRoutes() []analyticsRoute {
 				return mapRows(rows, func(r mintlify.PathVisitors) []any { return []any{r.Path, r.Human, r.AI, r.Total} })
 			},
 		},
+		{
+			name:    "views",
+			short:   "Page views per path, human and AI",
+			paging:  offsetPaging,
+			columns: []column{{name: "path"}, {name: "human"}, {name: "ai"}, {name: "total"}},
+			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
+				rows := c.Views(ctx, mintlify.ViewsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Offset: p.offset})
+				return mapRows(rows, func(r mintlify.PathViews) []any { return []any{r.Path, r.Human, r.AI, r.Total} })
+			},
+		},
+		{
+			name:   "searches",
+			short:  "Search terms by hits, with click-through rate and top clicked page",
+			paging: cursorPaging,
+			columns: []column{{name: "searchQuery"}, {name: "hits"}, {name: "ctr"},
+				{name: "topClickedPage", nullable: true}, {name: "lastSearchedAt"}},
+			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
+				rows := c.Searches(ctx, mintlify.SearchesParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Cursor: p.cursor})
+				return mapRows(rows, func(r mintlify.SearchTerm) []any {
+					return []any{r.Query, r.Hits, r.CTR, r.TopClickedPage, r.LastSearchedAt}
+				})
+			},
+		},
+		{
+			name:    "feedback",
+			short:   "Feedback entries: comments, thumbs and code-snippet reports",
+			paging:  cursorPaging,
+			filters: true,
+			columns: []column{{name: "id"}, {name: "path"}, {name: "comment", nullable: true},
+				{name: "createdAt", nullable: true}, {name: "source"}, {name: "status"},
+				{name: "helpful", nullable: true}, {name: "contact", nullable: true},
+				{name: "code", nullable: true}, {name: "filename", nullable: true}, {name: "lang", nullable: true}},
+			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
+				rows := c.Feedback(ctx, mintlify.FeedbackParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Cursor: p.cursor,
+					Source: mintlify.FeedbackSource(p.source), Statuses: feedbackStatuses(p.statuses)})
+				return mapRows(rows, func(r mintlify.Feedback) []any {
+					return []any{r.ID, r.Path, r.Comment, r.CreatedAt, string(r.Source), string(r.Status),
+						r.Helpful, r.Contact, r.Code, r.Filename, r.Lang}
+				})
+			},
+		},
+		{
+			name:    "feedback-by-page",
+			short:   "Feedback counts per path (one request: --limit paths, at most 100)",
+			paging:  noPaging,
+			filters: true,
+			columns: []column{{name: "path"}, {name: "thumbsUp"}, {name: "thumbsDown"}, {name: "code"}, {name: "total"}},
+			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
+				return func(yield func([]any, error) bool) {
+					page, err := c.GetFeedbackByPage(ctx, mintlify.FeedbackByPageParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit,
+						Source: mintlify.FeedbackSource(p.source), Statuses: feedbackStatuses(p.statuses)})
+					if err != nil {
+						yield(nil, err)
+						return
+					}
+					for _, r := range page.Pages {
+						if !yield([]any{r.Path, r.ThumbsUp, r.ThumbsDown, r.Code, r.Total}, nil) {
+							return
+						}
+					}
+				}
+			},
+		},
+		{
+			name:   "conversations",
+			short:  "Assistant conversation turns: query, response, sources, resolution",
+			paging: cursorPaging,
+			columns: []column{{name: "id"}, {name: "timestamp"}, {name: "query"}, {name: "response"},
+				{name: "responseType"}, {name: "sources"}, {name: "resolutionStatus"},
+				{name: "queryCategory", nullable: true}, {name: "pageUrl", nullable: true}},
+			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
+				rows := c.Conversations(ctx, mintlify.ConversationsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Cursor: p.cursor})
+				return mapRows(rows, func(r mintlify.Conversation) []any {
+					sources := r.Sources
+					if sources == nil {
+						sources = []mintlify.ConversationSource{}
+					}
+					return []any{r.ID, r.Timestamp, r.Query, r.Response, r.ResponseType, sources,
+						r.ResolutionStatus, r.QueryCategory, r.PageURL}
+				})
+			},
+		},
+		{
+			name:    "caller-stats",
+			short:   "Assistant queries by caller: web, API, other (one row)",
+			paging:  noPaging,
+			noLimit: true,
+			columns: []column{{name: "web"}, {name: "api"}, {name: "other"}, {name: "total"}},
+			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
+				return func(yield func([]any, error) bool) {
+					s, err := c.GetCallerStats(ctx, mintlify.CallerStatsParams{DateFrom: p.from, DateTo: p.to})
+					if err != nil {
+						yield(nil, err)
+						return
+					}
+					yield([]any{s.Web, s.API, s.Other, s.Total}, nil)
+				}
+			},
+		},
+	}
+}
+
+func feedbackStatuses(s []string) []mintlify.FeedbackStatus {
+	out := make([]mintlify.FeedbackStatus, len(s))
+	for i, v := range s {
+		out[i] = mintlify.FeedbackStatus(v)
+	}
+	return out
+}
+
+// countRows passes rows on, counting them on the bar.
+func countRows(rows iter.Seq2[[]any, error], bar *exportBar) iter.Seq2[[]any, error] {
+	return func(yield func([]any, error) bool) {
+		for row, err := range rows {
+			if err == nil {
+				bar.addRows(1)
+			}
+			if !yield(row, err) {
+				return
+			}
+		}
 	}
 }
 
@@ -135,7 +257,9 @@ func (a *app) exportCommand(r analyticsRoute) *cobra.Command {
 	fl.StringVar(&f.to, "to", "", "end of the range, exclusive (default: today, UTC)")
 	fl.StringVar(&f.format, "format", "csv", "csv, jsonl or json")
 	fl.StringVarP(&f.output, "output", "o", "", "write to FILE instead of stdout (appended to when resuming)")
-	fl.IntVar(&f.limit, "limit", 0, "rows per request (default: the route's maximum, the fewest requests)")
+	if !r.noLimit {
+		fl.IntVar(&f.limit, "limit", 0, "rows per request (default: the route's maximum, the fewest requests)")
+	}
 	switch r.paging {
 	case offsetPaging:
 		fl.IntVar(&f.offset, "offset", 0, "resume: skip this many rows and append, without a CSV header")
@@ -147,6 +271,10 @@ func (a *app) exportCommand(r analyticsRoute) *cobra.Command {
 		fl.StringSliceVar(&f.statuses, "status", nil, "only these statuses, comma-separated: pending, in_progress, resolved, dismissed")
 	}
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"csv", "jsonl", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	if r.filters {
+		_ = cmd.RegisterFlagCompletionFunc("source", cobra.FixedCompletions([]string{"code_snippet", "contextual", "agent", "thumbs_only"}, cobra.ShellCompDirectiveNoFileComp))
+		_ = cmd.RegisterFlagCompletionFunc("status", cobra.FixedCompletions([]string{"pending", "in_progress", "resolved", "dismissed"}, cobra.ShellCompDirectiveNoFileComp))
+	}
 	return cmd
 }
 
@@ -243,7 +371,7 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 
 	bar := a.newExportBar(r.name)
 	ctx := withRequestCounter(cmd.Context(), bar)
-	n, walkErr := w.writeAll(r.walk(ctx, c, p))
+	n, walkErr := w.writeAll(countRows(r.walk(ctx, c, p), bar))
 	bar.done()
 	if walkErr == nil {
 		walkErr = w.close()
@@ -276,7 +404,7 @@ func (a *app) exportStopped(r analyticsRoute, f *exportFlags, p exportParams, fo
 		}
 		return fmt.Errorf("export stopped after %d rows: %w", rows, err)
 	}
-	at, ok := resumePoint(r, p, rows, err)
+	at, ok := resumePoint(r, err)
 	if !ok {
 		return fmt.Errorf("export stopped after %d rows, with no point to resume from: %w", rows, err)
 	}

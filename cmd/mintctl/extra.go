@@ -6,4 +6,6 @@ import "github.com/spf13/cobra"
 func (a *app) extraCommands() []*cobra.Command { return nil }
 
 // extraAnalyticsCommands are the analytics commands that are not exports.
-func (a *app) extraAnalyticsCommands() []*cobra.Command { return nil }
+func (a *app) extraAnalyticsCommands() []*cobra.Command {
+	return []*cobra.Command{a.threadCommand()}
+}

@@ -78,14 +78,14 @@ func (s *spinner) done() {
 // exportBar shows an analytics export: rows written, pages read and
 // requests sent (retries included) against the hourly quota.
 type exportBar struct {
-	mu                      sync.Mutex
-	w                       io.Writer
-	route                   string
-	start, last             time.Time
-	bar                     *progressbar.ProgressBar
-	rows, pages, requests   int
-	quiet                   bool
-	shownRequests, shownRow int
+	mu                    sync.Mutex
+	w                     io.Writer
+	route                 string
+	start, last           time.Time
+	bar                   *progressbar.ProgressBar
+	rows, pages, requests int
+	quiet                 bool
+	drawn                 time.Time // the bar's last redraw
 }
 
 func (a *app) newExportBar(route string) *exportBar {
@@ -121,13 +121,16 @@ func (b *exportBar) add(rows, pages, requests int) {
 	switch {
 	case b.quiet:
 	case b.bar != nil:
-		if requests > 0 || pages > 0 {
-			b.bar.Describe(b.describe())
-			if b.requests >= b.bar.GetMax() {
-				b.bar.ChangeMax(b.requests + 1) // past the quota: keep counting
-			}
-			_ = b.bar.Set(b.requests)
+		// A row alone redraws at most ten times a second: rows come fast.
+		if requests == 0 && pages == 0 && time.Since(b.drawn) < 100*time.Millisecond {
+			return
 		}
+		b.drawn = time.Now()
+		if b.requests >= b.bar.GetMax() {
+			b.bar.ChangeMax(b.requests + 1) // past the quota: keep counting
+		}
+		_ = b.bar.Set(b.requests)
+		b.bar.Describe(b.describe())
 	case time.Since(b.last) >= plainEvery:
 		b.last = time.Now()
 		fmt.Fprintln(b.w, b.line())

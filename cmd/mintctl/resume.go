@@ -1,15 +1,24 @@
 package main
 
-import "strconv"
+import (
+	"errors"
+	"strconv"
 
-// resumePoint returns the flags that continue an export stopped after rows
-// rows. For an offset route that is the start plus the rows received: after
-// a repeat the SDK dropped it is a little early, so the rest may repeat a
-// row but never skips one.
-func resumePoint(r analyticsRoute, p exportParams, rows int, err error) ([]string, bool) {
+	mintlify "github.com/docsagent/mintlify-go"
+)
+
+// resumePoint returns the flags that continue a stopped export from where
+// the SDK's walk says it stopped: every row before that point was written.
+func resumePoint(r analyticsRoute, err error) ([]string, bool) {
+	var we *mintlify.WalkError
+	if !errors.As(err, &we) {
+		return nil, false
+	}
 	switch r.paging {
 	case offsetPaging:
-		return []string{"--offset", strconv.Itoa(p.offset + rows)}, true
+		return []string{"--offset", strconv.Itoa(we.Offset)}, true
+	case cursorPaging:
+		return []string{"--cursor", we.Cursor}, true
 	}
 	return nil, false
 }

@@ -52,6 +52,14 @@ func TestScripts(t *testing.T) {
 			"resume":     cmdResume,
 			"noansi":     cmdNoANSI,
 			"jsonobj":    cmdJSONObj,
+			"fault": func(ts *testscript.TestScript, neg bool, args []string) {
+				for _, spec := range args {
+					rule, err := mockserver.ParseFault(spec)
+					ts.Check(err)
+					scriptServer(ts).InjectFault(rule)
+				}
+			},
+			"lines": cmdLines,
 			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
 				d, err := time.ParseDuration(args[0])
 				ts.Check(err)
@@ -255,5 +263,18 @@ func cmdJSONObj(ts *testscript.TestScript, neg bool, args []string) {
 		if ok := regexp.MustCompile(pattern).MatchString(text); ok == neg {
 			ts.Fatalf("%s: %s is %q, want it to match %q", args[0], key, text, pattern)
 		}
+	}
+}
+
+// lines FILE N checks that FILE has N lines (! lines: any other number).
+func cmdLines(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: lines FILE N")
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	got := strings.Count(ts.ReadFile(args[0]), "\n")
+	if (got == want) == neg {
+		ts.Fatalf("%s has %d lines", args[0], got)
 	}
 }

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) threadCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "thread [--json] ID",
+		Short: "Print one assistant conversation",
+		Long: `Print the whole assistant conversation a turn belongs to: ID is the id of a
+row of 'mintctl analytics conversations' (a ULID).`,
+		Example: `  mintctl analytics thread 01JD3Z8X6N6Q7V9W2Y4T5R8K0M
+  mintctl analytics thread --json 01JD3Z8X6N6Q7V9W2Y4T5R8K0M | jq -r '.messages[].content'`,
+		Args: exactArgs("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			t, err := c.GetThread(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				type message struct {
+					ID        string `json:"id"`
+					Role      string `json:"role"`
+					Content   string `json:"content"`
+					CreatedAt any    `json:"createdAt"`
+				}
+				msgs := make([]message, len(t.Messages))
+				for i, m := range t.Messages {
+					msgs[i] = message{m.ID, m.Role, m.Content, jsonValue(m.CreatedAt)}
+				}
+				return printJSON(a.stdout, struct {
+					ThreadID  string    `json:"threadId"`
+					CreatedAt any       `json:"createdAt"`
+					Messages  []message `json:"messages"`
+				}{t.ID, jsonValue(t.CreatedAt), msgs})
+			}
+			fmt.Fprintf(a.stdout, "thread %s, %s\n", t.ID, stamp(t.CreatedAt))
+			for _, m := range t.Messages {
+				fmt.Fprintf(a.stdout, "\n%s, %s:\n", m.Role, stamp(m.CreatedAt))
+				for _, line := range strings.Split(strings.TrimRight(m.Content, "\n"), "\n") {
+					fmt.Fprintf(a.stdout, "  %s\n", line)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the thread as one JSON object with the API's field names")
+	return cmd
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "time unknown"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
