@@ -46,7 +46,9 @@ const downloadBufferSize = 256 << 10
 // ErrForbidden). The download stops promptly when ctx ends.
 //
 // The client's http.Client Timeout, if any, bounds each request including
-// its body: leave it unset for large bundles and use ctx instead.
+// its body: leave it unset for large bundles and use ctx instead. A
+// Transport of your own (WithHTTPClient) that adds credentials to every
+// request would add them here too.
 func (c *Client) DownloadStaticExport(ctx context.Context, b *StaticExportBundle, w io.Writer) (int64, error) {
 	if err := c.ready(ctx); err != nil {
 		return 0, err
@@ -82,7 +84,8 @@ func (c *Client) DownloadStaticExport(ctx context.Context, b *StaticExportBundle
 		ctx: ctx, hc: &hc, link: link, size: b.SizeBytes, w: w, userAgent: c.userAgent,
 		minWait: c.get.RetryWaitMin, maxWait: c.get.RetryWaitMax,
 	}
-	return d.run()
+	n, err := d.run()
+	return n, c.redact(err) // the key is never sent there, but a writer's error might quote it
 }
 
 // download is one DownloadStaticExport in progress.
