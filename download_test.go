@@ -2,6 +2,7 @@ package mintlify
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -37,6 +38,7 @@ type dlStorage struct {
 	chunked     bool // send no Content-Length
 	status      int  // answer every request with this status and an echo of the request
 	stall       bool // send half the data, then hang until the client leaves
+	gzipLabel   bool // label the body Content-Encoding: gzip, as some hosts do for a .tar.gz
 }
 
 func newDLStorage(t *testing.T, size int) (*dlStorage, *httptest.Server) {
@@ -76,6 +78,9 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.cuts--
 	}
 	ignoreRange, chunked, status, stall := s.ignoreRange, s.chunked, s.status, s.stall
+	if s.gzipLabel {
+		w.Header().Set("Content-Encoding", "gzip")
+	}
 	s.mu.Unlock()
 
 	if status != 0 {
@@ -158,6 +163,23 @@ func TestDownloadStaticExportStreamsTheExactBytes(t *testing.T) {
 			dlAssertClean(t, s)
 		})
 	}
+}
+
+// A host that labels the archive Content-Encoding: gzip gets its bytes
+// written as they are: the transport must not unzip the tar.gz.
+func TestDownloadStaticExportKeepsGzipEncodedBytes(t *testing.T) {
+	s, srv := newDLStorage(t, 0)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(bytes.Repeat([]byte("page "), 1000))
+	require.NoError(t, zw.Close())
+	s.data, s.gzipLabel = gz.Bytes(), true
+	var got bytes.Buffer
+	n, err := newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), &got)
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(s.data)), n)
+	assert.Equal(t, s.data, got.Bytes())
+	assert.Equal(t, "identity", s.requests()[0].Get("Accept-Encoding"))
 }
 
 // Neither the key nor an Authorization header reaches the storage host,
