@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	mintlify "github.com/docsagent/mintlify-go"
+)
+
+func (a *app) deployCommand() *cobra.Command {
+	var f waitFlags
+	cmd := &cobra.Command{
+		Use:   "deploy [--wait] [--timeout D] [--json]",
+		Short: "Deploy the project's deployment branch",
+		Long: `Trigger a deployment of the project's configured deployment branch. With
+--wait, wait for the verdict: the summary, the added / modified / removed
+file counts, and the logs on failure. The exit code says how it ended:
+0 success, 3 failure, 5 when the trigger's answer was lost (a deployment may
+be queued: look before triggering again).`,
+		Example: `  mintctl deploy --wait --timeout 40m
+  mintctl deploy status --wait 65f1c0ffee0123456789abcd`,
+		Args: exactArgs(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			id, err := c.TriggerDeployment(cmd.Context())
+			if err != nil {
+				return fmt.Errorf("triggering the deployment: %w", err)
+			}
+			a.infof("triggered deployment %s", id)
+			return a.followDeployment(cmd.Context(), c, id, "", &f)
+		},
+	}
+	f.register(cmd, true)
+	cmd.AddCommand(a.deployStatusCommand())
+	return cmd
+}
+
+func (a *app) deployStatusCommand() *cobra.Command {
+	var f waitFlags
+	cmd := &cobra.Command{
+		Use:   "status [--wait] [--timeout D] [--json] STATUS_ID",
+		Short: "Show a deployment or preview, or wait for its verdict",
+		Long: `Show a deployment or preview by the status ID its trigger returned. With
+--wait, wait for the verdict; the exit code is then 0 on success, 3 on
+failure.`,
+		Example: `  mintctl deploy status 65f1c0ffee0123456789abcd
+  mintctl deploy status --wait --json 65f1c0ffee0123456789abcd | jq .summary`,
+		Args: exactArgs("STATUS_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			return a.followDeployment(cmd.Context(), c, args[0], "", &f)
+		},
+	}
+	f.register(cmd, true)
+	return cmd
+}
+
+func (a *app) previewCommand() *cobra.Command {
+	var f waitFlags
+	cmd := &cobra.Command{
+		Use:   "preview [--wait] [--timeout D] [--json] BRANCH",
+		Short: "Deploy a branch as a preview",
+		Long: `Deploy BRANCH as a preview and print its URL. A second preview of the same
+branch redeploys it at the same URL. With --wait, wait for the verdict as
+'mintctl deploy --wait' does.`,
+		Example: `  mintctl preview --wait "$GITHUB_HEAD_REF"
+  mintctl preview --json docs/new-search | jq -r .previewUrl`,
+		Args: exactArgs("BRANCH"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			p, err := c.TriggerPreview(cmd.Context(), args[0])
+			if err != nil {
+				return fmt.Errorf("triggering the preview: %w", err)
+			}
+			a.infof("triggered preview %s of %s at %s", p.StatusID, args[0], p.URL)
+			return a.followDeployment(cmd.Context(), c, p.StatusID, p.URL, &f)
+		},
+	}
+	f.register(cmd, true)
+	return cmd
+}
+
+// followDeployment reads the deployment once, or waits for its verdict,
+// then reports it. previewURL is set for previews.
+func (a *app) followDeployment(ctx context.Context, c *mintlify.Client, id, previewURL string, f *waitFlags) error {
+	outs := func(d *mintlify.Deployment) []output {
+		o := []output{{"status_id", id}, {"status", string(d.Status)}}
+		if previewURL != "" {
+			o = append(o, output{"preview_url", previewURL})
+		}
+		return o
+	}
+	if !f.wait {
+		d, err := c.GetDeployment(ctx, id)
+		if err != nil {
+			_ = a.writeOutputs(outs(&mintlify.Deployment{})...)
+			return err
+		}
+		return a.reportDeployment(d, previewURL, f, outs(d), false)
+	}
+	ctx, cancel := f.waitContext(ctx)
+	defer cancel()
+	sp := a.newSpinner("deployment " + id)
+	last := &mintlify.Deployment{}
+	opts := append(f.pollOptions(), mintlify.WithPollObserver(func(d *mintlify.Deployment) {
+		last = d
+		sp.update(string(d.Status))
+	}))
+	d, err := c.PollDeployment(ctx, id, opts...)
+	sp.done()
+	if err != nil {
+		_ = a.writeOutputs(outs(last)...)
+		if errors.Is(err, context.DeadlineExceeded) && f.timeout > 0 {
+			return fmt.Errorf("gave up waiting after %s (deployment %s is %s; 'mintctl deploy status --wait %s' waits again): %w",
+				f.timeout, id, orUnknown(string(last.Status)), id, err)
+		}
+		return err
+	}
+	return a.reportDeployment(d, previewURL, f, outs(d), true)
+}
+
+// reportDeployment prints the deployment (after a wait, the verdict) and
+// turns a failure into exit code 3.
+func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *waitFlags, outs []output, waited bool) error {
+	if f.json {
+		if err := printJSON(a.stdout, deploymentJSON(d, previewURL)); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(a.stdout, "deployment %s %s\n", d.ID, d.Status)
+		if previewURL != "" {
+			fmt.Fprintf(a.stdout, "preview: %s\n", previewURL)
+		}
+		if d.Status.Terminal() {
+			if d.Summary != "" {
+				fmt.Fprintf(a.stdout, "summary: %s\n", d.Summary)
+			}
+			fmt.Fprintf(a.stdout, "files: %d added, %d modified, %d removed\n",
+				len(d.Commit.Added), len(d.Commit.Modified), len(d.Commit.Removed))
+		}
+		if d.Status == mintlify.DeploymentFailed {
+			fmt.Fprintln(a.stdout, "logs:")
+			for _, l := range d.Logs {
+				fmt.Fprintf(a.stdout, "  %s\n", l)
+			}
+		}
+	}
+	if err := a.writeOutputs(outs...); err != nil {
+		return err
+	}
+	if waited && d.Status == mintlify.DeploymentFailed {
+		return &codeError{exitFailed, fmt.Errorf("deployment %s failed", d.ID)}
+	}
+	return nil
+}
+
+type deploymentWire struct {
+	ID              string      `json:"_id"`
+	ProjectID       string      `json:"projectId"`
+	CreatedAt       any         `json:"createdAt"`
+	EndedAt         any         `json:"endedAt"`
+	Status          string      `json:"status"`
+	Summary         string      `json:"summary"`
+	Logs            []string    `json:"logs"`
+	Subdomain       string      `json:"subdomain"`
+	Screenshot      string      `json:"screenshot"`
+	ScreenshotLight string      `json:"screenshotLight"`
+	ScreenshotDark  string      `json:"screenshotDark"`
+	Source          string      `json:"source"`
+	Author          *authorWire `json:"author"`
+	Commit          commitWire  `json:"commit"`
+	PreviewURL      string      `json:"previewUrl,omitempty"`
+}
+
+type authorWire struct {
+	Name         string `json:"name"`
+	AvatarURL    string `json:"avatarUrl"`
+	GitHubUserID int64  `json:"githubUserId"`
+}
+
+type commitWire struct {
+	SHA          string       `json:"sha"`
+	Ref          string       `json:"ref"`
+	Message      string       `json:"message"`
+	FilesChanged filesChanged `json:"filesChanged"`
+}
+
+type filesChanged struct {
+	Added    []string `json:"added"`
+	Modified []string `json:"modified"`
+	Removed  []string `json:"removed"`
+}
+
+func deploymentJSON(d *mintlify.Deployment, previewURL string) deploymentWire {
+	w := deploymentWire{
+		ID: d.ID, ProjectID: d.ProjectID, CreatedAt: jsonValue(d.CreatedAt), EndedAt: jsonValue(d.EndedAt),
+		Status: string(d.Status), Summary: d.Summary, Logs: orEmpty(d.Logs), Subdomain: d.Subdomain,
+		Screenshot: d.Screenshot, ScreenshotLight: d.ScreenshotLight, ScreenshotDark: d.ScreenshotDark,
+		Source: d.Source, PreviewURL: previewURL,
+		Commit: commitWire{SHA: d.Commit.SHA, Ref: d.Commit.Ref, Message: d.Commit.Message, FilesChanged: filesChanged{
+			Added: orEmpty(d.Commit.Added), Modified: orEmpty(d.Commit.Modified), Removed: orEmpty(d.Commit.Removed)}},
+	}
+	if d.Author != nil {
+		w.Author = &authorWire{d.Author.Name, d.Author.AvatarURL, d.Author.GitHubUserID}
+	}
+	return w
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func (a *app) automationCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "automation",
+		Short: "Run automations",
+	}
+	var asJSON bool
+	run := &cobra.Command{
+		Use:   "run [--json] AUTOMATION_ID",
+		Short: "Run an automation now",
+		Long: `Run an automation (one on a custom schedule, and active) now. A run spends
+the organization's credits, so mintctl never sends it twice: if the answer
+is lost (exit 5) the run may have started; look in the dashboard's run
+history before running the command again.`,
+		Example: `  mintctl automation run 6650f1c0ffee0123456789ab`,
+		Args:    exactArgs("AUTOMATION_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			r, err := c.TriggerAutomation(cmd.Context(), args[0])
+			if err != nil {
+				return fmt.Errorf("running the automation: %w", err)
+			}
+			if asJSON {
+				err = printJSON(a.stdout, struct {
+					SchemaID   string `json:"schemaId"`
+					InstanceID string `json:"instanceId"`
+					JobID      string `json:"jobId"`
+				}{r.AutomationID, r.RunID, r.JobID})
+			} else {
+				_, err = fmt.Fprintf(a.stdout, "automation %s run %s (job %s)\n", r.AutomationID, r.RunID, r.JobID)
+			}
+			if err != nil {
+				return err
+			}
+			return a.writeOutputs(output{"run_id", r.RunID}, output{"job_id", r.JobID})
+		},
+	}
+	run.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object with the API's field names")
+	cmd.AddCommand(run)
+	return group(cmd)
+}
