@@ -73,6 +73,9 @@ server with demo prompts; with a key it runs only the prompts you give.`)
 	}
 	if p.first == "" {
 		err := errors.New("-prompt is required with a real key: the quickstart starts a real job")
+		if demo.EmptyKey() {
+			err = demo.ErrEmptyKey
+		}
 		fmt.Fprintln(errOut, "quickstart:", err)
 		fs.Usage()
 		return prompts{}, err

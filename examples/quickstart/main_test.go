@@ -41,6 +41,8 @@ func TestArguments(t *testing.T) {
 
 func TestEmptyKeyIsAnError(t *testing.T) {
 	t.Setenv("MINTLIFY_API_KEY", "")
-	_, err := demo.CaptureStdout(t, func() error { return run(context.Background(), demoPrompts) })
+	_, err := parse(nil, &bytes.Buffer{}, demo.OnMock())
+	assert.ErrorIs(t, err, demo.ErrEmptyKey, "says what is wrong before asking for -prompt")
+	_, err = demo.CaptureStdout(t, func() error { return run(context.Background(), demoPrompts) })
 	assert.ErrorIs(t, err, demo.ErrEmptyKey)
 }

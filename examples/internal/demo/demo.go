@@ -47,13 +47,19 @@ func OnMock() bool {
 	return !set
 }
 
+// EmptyKey reports a MINTLIFY_API_KEY that is set but empty.
+func EmptyKey() bool {
+	key, set := os.LookupEnv(mintlify.EnvAPIKey)
+	return set && strings.TrimSpace(key) == ""
+}
+
 // Connect reads MINTLIFY_API_KEY and MINTLIFY_PROJECT_ID (and
 // MINTLIFY_BASE_URL). Only when the key is unset does it start the mock
 // server in-process, and it says so on log; a key set but empty is
 // ErrEmptyKey.
 func Connect(log io.Writer, opts ...mintlify.Option) (*Session, error) {
-	if key, set := os.LookupEnv(mintlify.EnvAPIKey); set {
-		if strings.TrimSpace(key) == "" {
+	if !OnMock() {
+		if EmptyKey() {
 			return nil, ErrEmptyKey
 		}
 		c, err := mintlify.NewClient(opts...)
