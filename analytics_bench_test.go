@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"runtime"
@@ -23,22 +24,66 @@ import (
 	"github.com/docsagent/mintlify-go"
 )
 
-// The benchmarks walk a visitors export of benchRows rows in pages of 250,
-// through the SDK's row iterator and through a hand-written net/http +
-// encoding/json loop over the same bodies, so the difference is the SDK's
-// own cost: go-querystring, retryablehttp, the iterators, and the repeat
-// filter. See BENCHMARKS.md for figures and how to reproduce them.
+// The benchmarks walk an export of benchRows rows through the SDK's row
+// iterator and through a hand-written net/http + encoding/json loop over the
+// same bodies, so the difference is the SDK's own cost: go-querystring,
+// retryablehttp, the checked decoding, the pager and its repeat filter.
+// Two routes, one per kind of paging: views (offset, 250 rows a page) and
+// searches (cursor, 100 rows a page). See BENCHMARKS.md for figures and how
+// to reproduce them.
 
-const (
-	benchPageSize = 250
-	benchRows     = 100_000
-)
+const benchRows = 100_000
 
-// appendBenchPage appends the body the service would send for the page at
-// offset of an export of total rows: distinct paths, realistic lengths.
-func appendBenchPage(buf []byte, offset, total int) []byte {
-	end := min(offset+benchPageSize, total)
-	buf = append(buf, `{"totals":{"human":91234,"ai":40321,"total":120007},"visitors":[`...)
+// benchRoute is one route as the benchmarks serve and walk it.
+type benchRoute struct {
+	name     string
+	pageSize int
+	// appendPage appends the body of page index of an export of total rows.
+	appendPage func(buf []byte, index, total int) []byte
+	// pageOf reads which page a request asks for.
+	pageOf func(r *http.Request) int
+	sdk    func(c *mintlify.Client, each func()) (int, error)
+	raw    func(hc *http.Client, base string, each func()) (int, error)
+}
+
+var benchRoutes = []benchRoute{
+	{
+		name: "views", pageSize: 250,
+		appendPage: appendViewsPage,
+		pageOf: func(r *http.Request) int {
+			off, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+			return off / 250
+		},
+		sdk: sdkViewsWalk,
+		raw: rawViewsWalk,
+	},
+	{
+		name: "searches", pageSize: 100,
+		appendPage: appendSearchesPage,
+		pageOf: func(r *http.Request) int {
+			n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Query().Get("cursor"), "page-"))
+			return n
+		},
+		sdk: sdkSearchesWalk,
+		raw: rawSearchesWalk,
+	},
+}
+
+func benchRouteNamed(name string) benchRoute {
+	for _, r := range benchRoutes {
+		if r.name == name {
+			return r
+		}
+	}
+	panic("no bench route " + name)
+}
+
+// appendViewsPage writes a views page of distinct paths of realistic
+// lengths.
+func appendViewsPage(buf []byte, index, total int) []byte {
+	offset := index * 250
+	end := min(offset+250, total)
+	buf = append(buf, `{"totals":{"human":91234,"ai":40321,"total":131555},"views":[`...)
 	for i := offset; i < end; i++ {
 		if i > offset {
 			buf = append(buf, ',')
@@ -52,7 +97,7 @@ func appendBenchPage(buf []byte, offset, total int) []byte {
 		buf = append(buf, `,"ai":`...)
 		buf = strconv.AppendInt(buf, int64((total-i)/3), 10)
 		buf = append(buf, `,"total":`...)
-		buf = strconv.AppendInt(buf, int64(total-i+(total-i)/5), 10)
+		buf = strconv.AppendInt(buf, int64(total-i+(total-i)/3), 10)
 		buf = append(buf, '}')
 	}
 	buf = append(buf, `],"hasMore":`...)
@@ -60,39 +105,74 @@ func appendBenchPage(buf []byte, offset, total int) []byte {
 	return append(buf, "}\n"...)
 }
 
+// appendSearchesPage writes a searches page: distinct terms, half with a
+// clicked page, half null; the cursor names the next page.
+func appendSearchesPage(buf []byte, index, total int) []byte {
+	offset := index * 100
+	end := min(offset+100, total)
+	buf = append(buf, `{"searches":[`...)
+	for i := offset; i < end; i++ {
+		if i > offset {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `{"searchQuery":"how to configure term `...)
+		buf = strconv.AppendInt(buf, int64(i), 10)
+		buf = append(buf, `","hits":`...)
+		buf = strconv.AppendInt(buf, int64(total-i), 10)
+		buf = append(buf, `,"ctr":0.`...)
+		buf = strconv.AppendInt(buf, int64(10+i%89), 10)
+		if i%2 == 0 {
+			buf = append(buf, `,"topClickedPage":"/docs/guides/page-`...)
+			buf = strconv.AppendInt(buf, int64(i%500), 10)
+			buf = append(buf, '"')
+		} else {
+			buf = append(buf, `,"topClickedPage":null`...)
+		}
+		buf = append(buf, `,"lastSearchedAt":"2025-01-`...)
+		buf = strconv.AppendInt(buf, int64(10+i%19), 10)
+		buf = append(buf, `T08:15:30.123Z"}`...)
+	}
+	buf = append(buf, `],"totalSearches":5000000,"nextCursor":`...)
+	if end < total {
+		buf = append(buf, `"page-`...)
+		buf = strconv.AppendInt(buf, int64(index+1), 10)
+		buf = append(buf, '"')
+	} else {
+		buf = append(buf, "null"...)
+	}
+	return append(buf, "}\n"...)
+}
+
 // benchPages are the prepared bodies of an export, by page index.
-func benchPages(total int) [][]byte {
+func benchPages(r benchRoute, total int) [][]byte {
 	var pages [][]byte
-	for off := 0; off < total; off += benchPageSize {
-		pages = append(pages, appendBenchPage(nil, off, total))
+	for i := 0; i*r.pageSize < total; i++ {
+		pages = append(pages, r.appendPage(nil, i, total))
 	}
 	return pages
 }
 
-// pageIndex reads the page a request asks for from its offset.
-func pageIndex(r *http.Request) int {
-	off, _ := strconv.Atoi(r.URL.Query().Get("offset"))
-	return off / benchPageSize
+// preparedTransport answers every request in memory with a prepared page.
+type preparedTransport struct {
+	route benchRoute
+	pages [][]byte
 }
 
-// preparedTransport answers every request in memory with a prepared page.
-type preparedTransport struct{ pages [][]byte }
-
 func (t preparedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	return benchResponse(r, t.pages[pageIndex(r)]), nil
+	return benchResponse(r, t.pages[t.route.pageOf(r)]), nil
 }
 
 // generatingTransport builds each page when it is asked for, into one
 // reused buffer, so that it holds no memory that grows with the export:
 // the peak-memory benchmarks measure the walk, not the fixture.
 type generatingTransport struct {
+	route benchRoute
 	total int
 	buf   []byte
 }
 
 func (t *generatingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	off, _ := strconv.Atoi(r.URL.Query().Get("offset"))
-	t.buf = appendBenchPage(t.buf[:0], off, t.total)
+	t.buf = t.route.appendPage(t.buf[:0], t.route.pageOf(r), t.total)
 	return benchResponse(r, t.buf), nil
 }
 
@@ -112,6 +192,7 @@ func newBenchClient(base string, hc *http.Client) *mintlify.Client {
 		mintlify.WithProjectID("proj"),
 		mintlify.WithBaseURL(base),
 		mintlify.WithHTTPClient(hc),
+		mintlify.WithMaxWalkRequests(20_000), // 1,000,000 rows of 100
 	)
 	if err != nil {
 		panic(err) // the arguments are constants
@@ -122,31 +203,60 @@ func newBenchClient(base string, hc *http.Client) *mintlify.Client {
 // benchSink keeps the compiler from dropping the work done on each row.
 var benchSink int
 
-// benchRange is the date range of every walk: a month, as an export would
-// ask for.
-var benchRange = mintlify.VisitorsParams{
-	DateFrom: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC),
-	DateTo:   time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC),
+var benchFrom, benchTo = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC)
+
+// counted calls each every 100 rows.
+func counted(rows *int, each func()) {
+	if *rows++; *rows%100 == 0 && each != nil {
+		each()
+	}
 }
 
-// sdkWalk reads every row through Visitors; each calls back every 250 rows.
-func sdkWalk(c *mintlify.Client, each func()) (rows int, err error) {
-	for row, err := range c.Visitors(context.Background(), benchRange) {
+func sdkViewsWalk(c *mintlify.Client, each func()) (rows int, err error) {
+	for row, err := range c.Views(context.Background(), mintlify.ViewsParams{DateFrom: benchFrom, DateTo: benchTo}) {
 		if err != nil {
 			return rows, err
 		}
 		benchSink += row.Total
-		if rows++; rows%benchPageSize == 0 && each != nil {
-			each()
-		}
+		counted(&rows, each)
 	}
 	return rows, nil
 }
 
-// rawWalk is what a careful user would write without the SDK: one request
-// per page, decode, drain the body so the connection is reused, add limit
-// to offset while hasMore.
-func rawWalk(hc *http.Client, base string, each func()) (rows int, err error) {
+func sdkSearchesWalk(c *mintlify.Client, each func()) (rows int, err error) {
+	for term, err := range c.Searches(context.Background(), mintlify.SearchesParams{DateFrom: benchFrom, DateTo: benchTo}) {
+		if err != nil {
+			return rows, err
+		}
+		benchSink += term.Hits + term.LastSearchedAt.Second()
+		counted(&rows, each)
+	}
+	return rows, nil
+}
+
+// rawGet is what a careful user would write without the SDK: one request,
+// decode, drain the body so the connection is reused.
+func rawGet(hc *http.Client, u string, page any) error {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer mint_bench")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	err = json.NewDecoder(resp.Body).Decode(page)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	return err
+}
+
+// rawViewsWalk adds the rows received to offset while hasMore.
+func rawViewsWalk(hc *http.Client, base string, each func()) (rows int, err error) {
 	type rawRow struct {
 		Path  string `json:"path"`
 		Human int    `json:"human"`
@@ -159,40 +269,57 @@ func rawWalk(hc *http.Client, base string, each func()) (rows int, err error) {
 			AI    int `json:"ai"`
 			Total int `json:"total"`
 		} `json:"totals"`
-		Visitors []rawRow `json:"visitors"`
-		HasMore  bool     `json:"hasMore"`
+		Views   []rawRow `json:"views"`
+		HasMore bool     `json:"hasMore"`
 	}
 	for offset := 0; ; {
-		u := base + "/v1/analytics/proj/visitors?dateFrom=2025-01-01&dateTo=2025-02-01&limit=250&offset=" + strconv.Itoa(offset)
-		req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, u, nil)
-		if err != nil {
-			return rows, err
-		}
-		req.Header.Set("Authorization", "Bearer mint_bench")
-		resp, err := hc.Do(req)
-		if err != nil {
-			return rows, err
-		}
 		var page rawPage
-		err = json.NewDecoder(resp.Body).Decode(&page)
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if err != nil {
+		u := base + "/v1/analytics/proj/views?dateFrom=2025-01-01&dateTo=2025-02-01&limit=250&offset=" + strconv.Itoa(offset)
+		if err := rawGet(hc, u, &page); err != nil {
 			return rows, err
 		}
-		if resp.StatusCode != http.StatusOK {
-			return rows, fmt.Errorf("HTTP %d", resp.StatusCode)
-		}
-		for _, row := range page.Visitors {
+		for _, row := range page.Views {
 			benchSink += row.Total
-			if rows++; rows%benchPageSize == 0 && each != nil {
-				each()
-			}
+			counted(&rows, each)
 		}
 		if !page.HasMore {
 			return rows, nil
 		}
-		offset += len(page.Visitors)
+		offset += len(page.Views)
+	}
+}
+
+// rawSearchesWalk follows nextCursor until it is null.
+func rawSearchesWalk(hc *http.Client, base string, each func()) (rows int, err error) {
+	type rawTerm struct {
+		SearchQuery    string    `json:"searchQuery"`
+		Hits           int       `json:"hits"`
+		CTR            float64   `json:"ctr"`
+		TopClickedPage *string   `json:"topClickedPage"`
+		LastSearchedAt time.Time `json:"lastSearchedAt"`
+	}
+	type rawPage struct {
+		Searches      []rawTerm `json:"searches"`
+		TotalSearches int       `json:"totalSearches"`
+		NextCursor    *string   `json:"nextCursor"`
+	}
+	for cursor := ""; ; {
+		var page rawPage
+		u := base + "/v1/analytics/proj/searches?dateFrom=2025-01-01&dateTo=2025-02-01&limit=100"
+		if cursor != "" {
+			u += "&cursor=" + url.QueryEscape(cursor)
+		}
+		if err := rawGet(hc, u, &page); err != nil {
+			return rows, err
+		}
+		for _, term := range page.Searches {
+			benchSink += term.Hits + term.LastSearchedAt.Second()
+			counted(&rows, each)
+		}
+		if page.NextCursor == nil {
+			return rows, nil
+		}
+		cursor = *page.NextCursor
 	}
 }
 
@@ -203,97 +330,101 @@ type benchTransport struct {
 	hc   *http.Client
 }
 
-// benchTransports serves the 100,000-row export from a local HTTP server
-// and from memory; the server is closed when the benchmark ends.
-func benchTransports(b *testing.B) []benchTransport {
-	pages := benchPages(benchRows)
+// benchTransports serves route's 100,000-row export from a local HTTP
+// server and from memory; the server is closed when the benchmark ends.
+func benchTransports(b *testing.B, route benchRoute) []benchTransport {
+	pages := benchPages(route, benchRows)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(pages[pageIndex(r)])
+		_, _ = w.Write(pages[route.pageOf(r)])
 	}))
 	b.Cleanup(srv.Close)
 	return []benchTransport{
 		{"local", srv.URL, srv.Client()},
-		{"memory", "http://bench.invalid", &http.Client{Transport: preparedTransport{pages}}},
+		{"memory", "http://bench.invalid", &http.Client{Transport: preparedTransport{route, pages}}},
 	}
 }
 
-// BenchmarkVisitorsWalk walks 100,000 rows (400 pages of 250) per op, from
-// a local HTTP server and from memory, with the SDK and with the raw loop.
+// BenchmarkAnalyticsWalk walks 100,000 rows per op for each route, from a
+// local HTTP server and from memory, with the SDK and with the raw loop.
 // Compare ns/row and allocs/row of sdk and raw within each transport.
-func BenchmarkVisitorsWalk(b *testing.B) {
-	for _, tr := range benchTransports(b) {
-		c := newBenchClient(tr.base, tr.hc)
-		walks := []struct {
-			name string
-			walk func() (int, error)
-		}{
-			{"sdk", func() (int, error) { return sdkWalk(c, nil) }},
-			{"raw", func() (int, error) { return rawWalk(tr.hc, tr.base, nil) }},
-		}
-		for _, w := range walks {
-			b.Run(tr.name+"/"+w.name, func(b *testing.B) {
-				b.ReportAllocs()
-				var before, after runtime.MemStats
-				runtime.ReadMemStats(&before)
-				cpu := processCPU()
-				b.ResetTimer()
-				for range b.N {
-					n, err := w.walk()
-					if err != nil || n != benchRows {
-						b.Fatalf("walked %d rows: %v", n, err)
+func BenchmarkAnalyticsWalk(b *testing.B) {
+	for _, route := range benchRoutes {
+		for _, tr := range benchTransports(b, route) {
+			c := newBenchClient(tr.base, tr.hc)
+			walks := []struct {
+				name string
+				walk func() (int, error)
+			}{
+				{"sdk", func() (int, error) { return route.sdk(c, nil) }},
+				{"raw", func() (int, error) { return route.raw(tr.hc, tr.base, nil) }},
+			}
+			for _, w := range walks {
+				b.Run(route.name+"/"+tr.name+"/"+w.name, func(b *testing.B) {
+					b.ReportAllocs()
+					var before, after runtime.MemStats
+					runtime.ReadMemStats(&before)
+					cpu := processCPU()
+					b.ResetTimer()
+					for range b.N {
+						n, err := w.walk()
+						if err != nil || n != benchRows {
+							b.Fatalf("walked %d rows: %v", n, err)
+						}
 					}
-				}
-				b.StopTimer()
-				cpu = processCPU() - cpu
-				runtime.ReadMemStats(&after)
-				rows := float64(b.N) * benchRows
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/rows, "ns/row")
-				if !math.IsNaN(cpu) {
-					b.ReportMetric(cpu*1e9/rows, "cpu-ns/row")
-				}
-				b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rows, "allocs/row")
-			})
+					b.StopTimer()
+					cpu = processCPU() - cpu
+					runtime.ReadMemStats(&after)
+					rows := float64(b.N) * benchRows
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/rows, "ns/row")
+					if !math.IsNaN(cpu) {
+						b.ReportMetric(cpu*1e9/rows, "cpu-ns/row")
+					}
+					b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rows, "allocs/row")
+				})
+			}
 		}
 	}
 }
 
-// BenchmarkVisitorsWalkPaired times an SDK walk and a raw walk of 100,000
+// BenchmarkAnalyticsWalkPaired times an SDK walk and a raw walk of 100,000
 // rows back to back in each op (alternating which goes first) and reports
 // the median of their ratios: on a shared machine, where separate runs vary
 // by 10% or more, the pairs see the same conditions.
-func BenchmarkVisitorsWalkPaired(b *testing.B) {
-	for _, tr := range benchTransports(b) {
-		c := newBenchClient(tr.base, tr.hc)
-		timed := func(walk func() (int, error)) time.Duration {
-			start := time.Now()
-			if n, err := walk(); err != nil || n != benchRows {
-				b.Fatalf("walked %d rows: %v", n, err)
-			}
-			return time.Since(start)
-		}
-		sdk := func() (int, error) { return sdkWalk(c, nil) }
-		raw := func() (int, error) { return rawWalk(tr.hc, tr.base, nil) }
-		b.Run(tr.name, func(b *testing.B) {
-			var ratios []float64
-			var sdkTime, rawTime time.Duration
-			for i := range b.N {
-				var s, r time.Duration
-				if i%2 == 0 {
-					s, r = timed(sdk), timed(raw)
-				} else {
-					r, s = timed(raw), timed(sdk)
+func BenchmarkAnalyticsWalkPaired(b *testing.B) {
+	for _, route := range benchRoutes {
+		for _, tr := range benchTransports(b, route) {
+			c := newBenchClient(tr.base, tr.hc)
+			timed := func(walk func() (int, error)) time.Duration {
+				start := time.Now()
+				if n, err := walk(); err != nil || n != benchRows {
+					b.Fatalf("walked %d rows: %v", n, err)
 				}
-				sdkTime, rawTime = sdkTime+s, rawTime+r
-				ratios = append(ratios, float64(s)/float64(r))
+				return time.Since(start)
 			}
-			slices.Sort(ratios)
-			rows := float64(b.N) * benchRows
-			b.ReportMetric(ratios[len(ratios)/2], "sdk/raw")
-			b.ReportMetric(float64(sdkTime.Nanoseconds())/rows, "sdk-ns/row")
-			b.ReportMetric(float64(rawTime.Nanoseconds())/rows, "raw-ns/row")
-			b.ReportMetric(0, "ns/op") // the op is a pair: its time means little
-		})
+			sdk := func() (int, error) { return route.sdk(c, nil) }
+			raw := func() (int, error) { return route.raw(tr.hc, tr.base, nil) }
+			b.Run(route.name+"/"+tr.name, func(b *testing.B) {
+				var ratios []float64
+				var sdkTime, rawTime time.Duration
+				for i := range b.N {
+					var s, r time.Duration
+					if i%2 == 0 {
+						s, r = timed(sdk), timed(raw)
+					} else {
+						r, s = timed(raw), timed(sdk)
+					}
+					sdkTime, rawTime = sdkTime+s, rawTime+r
+					ratios = append(ratios, float64(s)/float64(r))
+				}
+				slices.Sort(ratios)
+				rows := float64(b.N) * benchRows
+				b.ReportMetric(ratios[len(ratios)/2], "sdk/raw")
+				b.ReportMetric(float64(sdkTime.Nanoseconds())/rows, "sdk-ns/row")
+				b.ReportMetric(float64(rawTime.Nanoseconds())/rows, "raw-ns/row")
+				b.ReportMetric(0, "ns/op") // the op is a pair: its time means little
+			})
+		}
 	}
 }
 
@@ -318,34 +449,37 @@ func processCPU() float64 {
 	return (utime + stime) / 100 // USER_HZ is 100 on every Linux port
 }
 
-// BenchmarkVisitorsPeakMemory shows that a walk's memory does not grow with
-// the export: for 10,000, 100,000 and 1,000,000 rows it reports the peak live heap
-// (a GC after every page: what a walk retains) and, with
-// $MINTLIFY_BENCH_RSS=1, the peak RSS of a fresh process doing just that
-// walk (see TestVisitorsPeakRSSHelper) and of one doing nothing.
-func BenchmarkVisitorsPeakMemory(b *testing.B) {
-	for _, total := range []int{10_000, 100_000, 1_000_000} {
-		for _, kind := range []string{"sdk", "raw"} {
-			b.Run(fmt.Sprintf("rows=%d/%s", total, kind), func(b *testing.B) {
-				for range b.N {
-					peak, rows, err := peakLiveHeap(kind, total)
-					if err != nil || rows != total {
-						b.Fatalf("walked %d rows: %v", rows, err)
+// BenchmarkAnalyticsPeakMemory shows that a walk's memory does not grow
+// with the export: for 10,000, 100,000 and 1,000,000 rows of each route it
+// reports the peak live heap (after a GC every 100 or 1,000 rows: what a walk
+// retains)
+// and, with $MINTLIFY_BENCH_RSS=1, the peak RSS of a fresh process doing
+// just that walk (see TestAnalyticsPeakRSSHelper) and of one doing nothing.
+func BenchmarkAnalyticsPeakMemory(b *testing.B) {
+	for _, route := range benchRoutes {
+		for _, total := range []int{10_000, 100_000, 1_000_000} {
+			for _, kind := range []string{"sdk", "raw"} {
+				b.Run(fmt.Sprintf("%s/rows=%d/%s", route.name, total, kind), func(b *testing.B) {
+					for range b.N {
+						peak, rows, err := peakLiveHeap(route, kind, total)
+						if err != nil || rows != total {
+							b.Fatalf("walked %d rows: %v", rows, err)
+						}
+						b.ReportMetric(float64(peak)/(1<<10), "peak-live-KiB")
 					}
-					b.ReportMetric(float64(peak)/(1<<10), "peak-live-KiB")
-				}
-				if os.Getenv("MINTLIFY_BENCH_RSS") == "1" {
-					b.ReportMetric(peakRSSInFreshProcess(b, kind, total)/(1<<10), "peak-RSS-MiB")
-					b.ReportMetric(peakRSSInFreshProcess(b, "none", 0)/(1<<10), "runtime-RSS-MiB")
-				}
-			})
+					if os.Getenv("MINTLIFY_BENCH_RSS") == "1" {
+						b.ReportMetric(peakRSSInFreshProcess(b, route.name, kind, total)/(1<<10), "peak-RSS-MiB")
+						b.ReportMetric(peakRSSInFreshProcess(b, route.name, "none", 0)/(1<<10), "runtime-RSS-MiB")
+					}
+				})
+			}
 		}
 	}
 }
 
 // peakLiveHeap walks total rows from memory and returns the largest live
-// heap seen after a GC at each page boundary, less the heap before the walk.
-func peakLiveHeap(kind string, total int) (peak uint64, rows int, err error) {
+// heap seen after a GC every 100 rows (1,000 beyond 100,000 rows), less the heap before the walk.
+func peakLiveHeap(route benchRoute, kind string, total int) (peak uint64, rows int, err error) {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	live := func() uint64 {
 		runtime.GC()
@@ -353,33 +487,37 @@ func peakLiveHeap(kind string, total int) (peak uint64, rows int, err error) {
 		return sample[0].Value.Uint64()
 	}
 	base := live()
+	seen := 0
 	each := func() {
+		if seen += 100; total > 100_000 && seen%1000 != 0 {
+			return // a GC every 1,000 rows on the long walk: the peak is the same
+		}
 		if l := live(); l > base {
 			peak = max(peak, l-base)
 		}
 	}
-	rows, err = walkKind(kind, total, each)
+	rows, err = walkKind(route, kind, total, each)
 	return peak, rows, err
 }
 
-// walkKind walks total generated rows in memory with the SDK ("sdk") or the
-// raw loop ("raw"); "none" walks nothing.
-func walkKind(kind string, total int, each func()) (int, error) {
-	hc := &http.Client{Transport: &generatingTransport{total: total}}
+// walkKind walks total generated rows of route in memory with the SDK
+// ("sdk") or the raw loop ("raw"); "none" walks nothing.
+func walkKind(route benchRoute, kind string, total int, each func()) (int, error) {
+	hc := &http.Client{Transport: &generatingTransport{route: route, total: total}}
 	switch kind {
 	case "sdk":
-		return sdkWalk(newBenchClient("http://bench.invalid", hc), each)
+		return route.sdk(newBenchClient("http://bench.invalid", hc), each)
 	case "raw":
-		return rawWalk(hc, "http://bench.invalid", each)
+		return route.raw(hc, "http://bench.invalid", each)
 	}
 	return 0, nil
 }
 
 // peakRSSInFreshProcess runs this test binary again to do one walk and
 // returns that process's peak RSS in KiB.
-func peakRSSInFreshProcess(b *testing.B, kind string, total int) float64 {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestVisitorsPeakRSSHelper$", "-test.v")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("MINTLIFY_PEAK_WALK=%s:%d", kind, total))
+func peakRSSInFreshProcess(b *testing.B, route, kind string, total int) float64 {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAnalyticsPeakRSSHelper$", "-test.v")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("MINTLIFY_PEAK_WALK=%s:%s:%d", route, kind, total))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		b.Fatalf("helper: %v\n%s", err, out)
@@ -396,17 +534,21 @@ func peakRSSInFreshProcess(b *testing.B, kind string, total int) float64 {
 	return 0
 }
 
-// TestVisitorsPeakRSSHelper is a helper process, not a test: started by
-// BenchmarkVisitorsPeakMemory with $MINTLIFY_PEAK_WALK=kind:rows, it does
-// that one walk and prints the process's peak RSS (VmHWM, Linux only).
-func TestVisitorsPeakRSSHelper(t *testing.T) {
+// TestAnalyticsPeakRSSHelper is a helper process, not a test: started by
+// BenchmarkAnalyticsPeakMemory with $MINTLIFY_PEAK_WALK=route:kind:rows,
+// it does that one walk and prints the process's peak RSS (VmHWM, Linux
+// only).
+func TestAnalyticsPeakRSSHelper(t *testing.T) {
 	spec := os.Getenv("MINTLIFY_PEAK_WALK")
 	if spec == "" {
-		t.Skip("run by BenchmarkVisitorsPeakMemory")
+		t.Skip("run by BenchmarkAnalyticsPeakMemory")
 	}
-	kind, n, _ := strings.Cut(spec, ":")
-	total, _ := strconv.Atoi(n)
-	rows, err := walkKind(kind, total, nil)
+	parts := strings.SplitN(spec, ":", 3)
+	if len(parts) != 3 {
+		t.Fatalf("MINTLIFY_PEAK_WALK=%q: want route:kind:rows", spec)
+	}
+	total, _ := strconv.Atoi(parts[2])
+	rows, err := walkKind(benchRouteNamed(parts[0]), parts[1], total, nil)
 	if err != nil || rows != total {
 		t.Fatalf("walked %d rows: %v", rows, err)
 	}

@@ -74,7 +74,7 @@ type wireConversationsPage struct {
 
 type wireConversation struct {
 	ID               jsonString   `json:"id"`
-	Timestamp        jsonString   `json:"timestamp"`
+	Timestamp        jsonTime     `json:"timestamp"`
 	Query            jsonString   `json:"query"`
 	Response         jsonString   `json:"response"`
 	ResponseType     jsonString   `json:"responseType"`
@@ -119,7 +119,7 @@ func (r *wireConversation) turn() Conversation {
 	}
 	return Conversation{
 		ID:               r.ID.s,
-		Timestamp:        parseAnalyticsTime(r.Timestamp.s),
+		Timestamp:        r.Timestamp.t,
 		Query:            r.Query.s,
 		Response:         r.Response.s,
 		ResponseType:     cmp.Or(r.ResponseType.s, "answer"),
@@ -208,7 +208,7 @@ type ThreadMessage struct {
 
 type wireThread struct {
 	ID        jsonString          `json:"threadId"`
-	CreatedAt jsonString          `json:"createdAt"`
+	CreatedAt jsonTime            `json:"createdAt"`
 	Messages  []wireThreadMessage `json:"messages"`
 }
 
@@ -216,7 +216,7 @@ type wireThreadMessage struct {
 	ID        jsonString `json:"id"`
 	Role      jsonString `json:"role"`
 	Content   jsonString `json:"content"`
-	CreatedAt jsonString `json:"createdAt"`
+	CreatedAt jsonTime   `json:"createdAt"`
 }
 
 func (w *wireThread) check() error {
@@ -244,9 +244,9 @@ func (c *Client) GetThread(ctx context.Context, threadID string) (*Thread, error
 	if err != nil {
 		return nil, err
 	}
-	t := &Thread{ID: w.ID.s, CreatedAt: parseAnalyticsTime(w.CreatedAt.s), Messages: make([]ThreadMessage, len(w.Messages))}
+	t := &Thread{ID: w.ID.s, CreatedAt: w.CreatedAt.t, Messages: make([]ThreadMessage, len(w.Messages))}
 	for i, m := range w.Messages {
-		t.Messages[i] = ThreadMessage{ID: m.ID.s, Role: m.Role.s, Content: m.Content.s, CreatedAt: parseAnalyticsTime(m.CreatedAt.s)}
+		t.Messages[i] = ThreadMessage{ID: m.ID.s, Role: m.Role.s, Content: m.Content.s, CreatedAt: m.CreatedAt.t}
 	}
 	return t, nil
 }

@@ -120,7 +120,7 @@ type wireFeedback struct {
 	ID        jsonString      `json:"id"`
 	Path      jsonString      `json:"path"`
 	Comment   jsonString      `json:"comment"`
-	CreatedAt jsonString      `json:"createdAt"`
+	CreatedAt jsonTime        `json:"createdAt"`
 	Source    jsonString      `json:"source"`
 	Status    jsonString      `json:"status"`
 	Helpful   json.RawMessage `json:"helpful"`
@@ -140,7 +140,7 @@ func (w *wireFeedbackPage) check() error {
 		c.need(r.ID.present(), "feedback[].id")
 		c.need(r.Path.present(), "feedback[].path")
 		c.nullable(r.Comment, "feedback[].comment")
-		c.nullable(r.CreatedAt, "feedback[].createdAt")
+		c.need(r.CreatedAt.set, "feedback[].createdAt")
 		c.need(r.Source.present(), "feedback[].source")
 		c.need(r.Status.present(), "feedback[].status")
 	}
@@ -152,7 +152,7 @@ func (r *wireFeedback) entry() Feedback {
 		ID:        r.ID.s,
 		Path:      r.Path.s,
 		Comment:   r.Comment.s,
-		CreatedAt: parseAnalyticsTime(r.CreatedAt.s),
+		CreatedAt: r.CreatedAt.t,
 		Source:    FeedbackSource(r.Source.s),
 		Status:    FeedbackStatus(r.Status.s),
 	}

@@ -58,11 +58,31 @@ type wireSearchesPage struct {
 }
 
 type wireSearchTerm struct {
-	Query          jsonString `json:"searchQuery"`
-	Hits           jsonCount  `json:"hits"`
-	CTR            jsonNumber `json:"ctr"`
-	TopClickedPage jsonString `json:"topClickedPage"`
-	LastSearchedAt jsonString `json:"lastSearchedAt"`
+	Query          jsonString
+	Hits           jsonCount
+	CTR            jsonNumber
+	TopClickedPage jsonString
+	LastSearchedAt jsonTime
+}
+
+func (r *wireSearchTerm) UnmarshalJSON(b []byte) error {
+	*r = wireSearchTerm{}
+	m := members{b: b}
+	for m.next() {
+		switch string(m.key) {
+		case "searchQuery":
+			m.err = r.Query.UnmarshalJSON(m.value)
+		case "hits":
+			m.err = r.Hits.UnmarshalJSON(m.value)
+		case "ctr":
+			m.err = r.CTR.UnmarshalJSON(m.value)
+		case "topClickedPage":
+			m.err = r.TopClickedPage.UnmarshalJSON(m.value)
+		case "lastSearchedAt":
+			m.err = r.LastSearchedAt.UnmarshalJSON(m.value)
+		}
+	}
+	return m.err
 }
 
 func (w *wireSearchesPage) check() error {
@@ -92,7 +112,7 @@ var searchesPager = &pager[wireSearchesPage, SearchesPage, SearchTerm, string]{
 				Hits:           r.Hits.n,
 				CTR:            r.CTR.x,
 				TopClickedPage: r.TopClickedPage.s,
-				LastSearchedAt: parseAnalyticsTime(r.LastSearchedAt.s),
+				LastSearchedAt: r.LastSearchedAt.t,
 			}
 		}
 		return &SearchesPage{Searches: rows, TotalSearches: w.TotalSearches.n, NextCursor: w.NextCursor.s}

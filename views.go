@@ -59,7 +59,7 @@ type ViewsPage struct {
 
 // wireViewsPage is the views answer as sent, checked by send.
 type wireViewsPage struct {
-	Totals  *wireCounts      `json:"totals"`
+	Totals  wireCounts       `json:"totals"`
 	Rows    []wirePathCounts `json:"views"`
 	HasMore jsonBool         `json:"hasMore"`
 }

@@ -65,7 +65,7 @@ type VisitorsPage struct {
 
 // wireVisitorsPage is the visitors answer as sent, checked by send.
 type wireVisitorsPage struct {
-	Totals  *wireCounts      `json:"totals"`
+	Totals  wireCounts       `json:"totals"`
 	Rows    []wirePathCounts `json:"visitors"`
 	HasMore jsonBool         `json:"hasMore"`
 }
