@@ -354,14 +354,11 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 	}
 
 	var out io.Writer = a.stdout
-	var file *os.File
+	var file *lazyFile
 	if f.output != "" && f.output != "-" {
-		flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+		file = &lazyFile{path: f.output, flags: os.O_CREATE | os.O_WRONLY | os.O_TRUNC}
 		if resume {
-			flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
-		}
-		if file, err = os.OpenFile(f.output, flags, 0o644); err != nil {
-			return err
+			file.flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
 		}
 		defer file.Close()
 		out = file
@@ -387,6 +384,9 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 	}
 	if walkErr == nil {
 		return nil
+	}
+	if errors.Is(walkErr, mintlify.ErrInvalidInput) && n == 0 {
+		return walkErr // refused before any request: nothing to resume
 	}
 	return a.exportStopped(r, f, p, format, n, walkErr)
 }
@@ -445,4 +445,33 @@ func shellJoin(args []string) string {
 		quoted[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return strings.Join(quoted, " ")
+}
+
+// lazyFile creates (or truncates) its file on the first write, so that an
+// export refused before any request leaves an existing file untouched.
+type lazyFile struct {
+	path  string
+	flags int
+	f     *os.File
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if l.f == nil {
+		f, err := os.OpenFile(l.path, l.flags, 0o644)
+		if err != nil {
+			return 0, err
+		}
+		l.f = f
+	}
+	return l.f.Write(p)
+}
+
+// Close closes the file if it was opened; a second call does nothing.
+func (l *lazyFile) Close() error {
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
 }

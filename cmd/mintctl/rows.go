@@ -3,11 +3,14 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"strconv"
 	"time"
+
+	mintlify "github.com/docsagent/mintlify-go"
 )
 
 // rowWriter writes rows as csv, jsonl or json, one at a time: nothing of
@@ -35,17 +38,30 @@ func newRowWriter(w io.Writer, format string, columns []column, header bool) *ro
 // the walk's error, if any. The CSV header and the JSON array's opening are
 // written first, so that an export that stops at once still leaves a file
 // that a resumed run appends to correctly.
+//
+// Input the SDK refuses before any request (ErrInvalidInput as the walk's
+// first item) writes nothing at all.
 func (rw *rowWriter) writeAll(rows iter.Seq2[[]any, error]) (int, error) {
-	if err := rw.open(); err != nil {
-		return 0, err
-	}
+	opened := false
 	for row, err := range rows {
+		if !opened {
+			if err != nil && errors.Is(err, mintlify.ErrInvalidInput) {
+				return 0, err
+			}
+			opened = true
+			if err := rw.open(); err != nil {
+				return 0, err
+			}
+		}
 		if err != nil {
 			return rw.rows, err
 		}
 		if err := rw.write(row); err != nil {
 			return rw.rows, err
 		}
+	}
+	if !opened {
+		return 0, rw.open() // an empty export: the header alone, or []
 	}
 	return rw.rows, nil
 }
