@@ -99,7 +99,6 @@ func (a *app) newExportBar(route string) *exportBar {
 			progressbar.OptionSetItsString("requests"),
 			progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionSetPredictTime(false),
-			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
 		)
 	}
@@ -129,8 +128,8 @@ func (b *exportBar) add(rows, pages, requests int) {
 		if b.requests >= b.bar.GetMax() {
 			b.bar.ChangeMax(b.requests + 1) // past the quota: keep counting
 		}
-		_ = b.bar.Set(b.requests)
 		b.bar.Describe(b.describe())
+		_ = b.bar.Set(b.requests)
 	case time.Since(b.last) >= plainEvery:
 		b.last = time.Now()
 		fmt.Fprintln(b.w, b.line())
