@@ -86,7 +86,7 @@ func (s *Server) controlRoutes() *http.ServeMux {
 func (s *Server) Reset() {
 	s.jobs.reset()
 	for _, p := range s.projects {
-		p.visits.reset()
+		p.events.Reset()
 	}
 	s.journal.clear()
 	s.limiter.reset()

@@ -95,11 +95,11 @@ func TestControlAddsVisits(t *testing.T) {
 	t.Parallel()
 	h := setup(t)
 	r := h.do("POST", "/_mock/visits", `{"visits":[
-		{"visitorId":"v1","path":"/a","ai":false,"timestamp":"2025-03-01T00:00:00Z"},
-		{"visitorId":"v1","path":"/a","ai":true,"timestamp":"2025-03-01T01:00:00Z"}],
+		{"visitorId":"v1","path":"/a","ai":false,"timestamp":"2020-03-01T00:00:00Z"},
+		{"visitorId":"v1","path":"/a","ai":true,"timestamp":"2020-03-01T01:00:00Z"}],
 		"synthetic": 100}`)
 	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
-	p := h.visitors("dateTo=2025-03-02")
+	p := h.visitors("dateTo=2020-03-02") // synthetic visits start in 2025
 	assert.Equal(t, counts{Human: 1, AI: 1, Total: 1}, p.Totals)
 
 	assert.Equal(t, http.StatusNotFound, h.do("POST", "/_mock/visits", `{"project":"nope","visits":[]}`).Status)

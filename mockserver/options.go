@@ -11,7 +11,7 @@ import (
 const (
 	DefaultJobDuration    = time.Second
 	DefaultJobLimit       = 100 // job creations plus follow-ups, per project
-	DefaultAnalyticsLimit = 100 // analytics requests, per key
+	DefaultAnalyticsLimit = 100 // analytics requests, per organization, all routes together
 	DefaultLimitWindow    = time.Hour
 	DefaultJournalSize    = 10_000
 )
@@ -39,6 +39,10 @@ type config struct {
 	agent             func(prompt string) Outcome
 	visits            []Visit
 	synthetic         int
+	seed              int
+	searches          []SearchEvent
+	feedback          []Feedback
+	threads           []Thread
 	journalSize       int
 	logger            *slog.Logger
 	listener          net.Listener
@@ -86,8 +90,9 @@ func WithJobRateLimit(n int, per time.Duration) Option {
 	return func(c *config) { c.jobLimit = limit{n, per} }
 }
 
-// WithAnalyticsRateLimit sets how many analytics requests a key may make per
-// window (the service: 100 per hour). n <= 0 turns the limit off.
+// WithAnalyticsRateLimit sets how many analytics requests an organization
+// may make per window, all analytics routes and keys together (the service:
+// 100 per hour). n <= 0 turns the limit off.
 func WithAnalyticsRateLimit(n int, per time.Duration) Option {
 	return func(c *config) { c.analyticsLimit = limit{n, per} }
 }
@@ -111,8 +116,9 @@ func WithVisits(visits ...Visit) Option {
 	return func(c *config) { c.visits = append(c.visits, visits...) }
 }
 
-// WithSyntheticVisits stores n generated visits for the primary project (see
-// SyntheticVisits), ending at the clock's time when the server starts.
+// WithSyntheticVisits stores n generated visits, and nothing else, for the
+// primary project (see SyntheticVisits), ending at the clock's time when the
+// server starts. WithSeed makes the whole data set.
 func WithSyntheticVisits(n int) Option { return func(c *config) { c.synthetic = n } }
 
 // WithJournalSize sets how many requests the journal keeps; older entries

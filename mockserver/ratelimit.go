@@ -59,8 +59,9 @@ func (l *rateLimiter) take(kind limitKind, id string, now time.Time, lim limit) 
 }
 
 // admit applies the endpoint's limit. Job creations and follow-ups share a
-// per-project budget; analytics requests count per key. A request uses its
-// slot once admitted, whatever its answer turns out to be.
+// per-project budget; analytics requests share one per organization, every
+// analytics route together. A request uses its slot once admitted, whatever
+// its answer turns out to be.
 func (s *Server) admit(kind limitKind, c *call) (reply, bool) {
 	var lim limit
 	var id, what string
@@ -68,7 +69,7 @@ func (s *Server) admit(kind limitKind, c *call) (reply, bool) {
 	case jobLimit:
 		lim, id, what = s.cfg.jobLimit, c.project.id, "job creations and follow-ups per project"
 	case analyticsLimit:
-		lim, id, what = s.cfg.analyticsLimit, c.key, "analytics requests per API key"
+		lim, id, what = s.cfg.analyticsLimit, s.organizationOf(c.key), "analytics requests per organization"
 	default:
 		return reply{}, true
 	}
@@ -85,6 +86,11 @@ func (s *Server) admit(kind limitKind, c *call) (reply, bool) {
 	rep.retryAfter = strconv.Itoa(secs)
 	return rep, false
 }
+
+// organizationOf names the organization a key belongs to: the unit of the
+// analytics quota. Until the mock models organizations, every key of one
+// server belongs to the same one.
+func (s *Server) organizationOf(key string) string { return "org" }
 
 // retryAfterSeconds rounds up: a client that waits the advertised time must
 // find a free slot.

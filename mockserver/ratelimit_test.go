@@ -64,7 +64,7 @@ func TestDefaultLimitsAreTheServices(t *testing.T) {
 	assert.Equal(t, http.StatusTooManyRequests, send("GET", "/v1/analytics/"+s.ProjectID()+"/visitors", "").StatusCode)
 }
 
-func TestAnalyticsQuotaIsPerKey(t *testing.T) {
+func TestAnalyticsQuotaIsPerOrganization(t *testing.T) {
 	t.Parallel()
 	clock := mockserver.NewFakeClock(epoch)
 	h := setup(t, mockserver.WithClock(clock), mockserver.WithProjectID("docs"),
@@ -76,7 +76,12 @@ func TestAnalyticsQuotaIsPerKey(t *testing.T) {
 	r := h.do("GET", h.visitorsPath(""), "")
 	require.Equal(t, http.StatusTooManyRequests, r.Status)
 	assert.Equal(t, "60", r.Header.Get("Retry-After"))
-	assert.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "", "Authorization", "Bearer mint_second_key").Status)
+	// Every key of the organization, and every analytics route, draws on
+	// the same quota.
+	assert.Equal(t, http.StatusTooManyRequests, h.do("GET", h.visitorsPath(""), "", "Authorization", "Bearer mint_second_key").Status)
+	for _, route := range []string{"views", "searches", "feedback", "feedback/by-page", "assistant", "assistant/caller-stats", "assistant/threads/01ARZ3NDEKTSV4RRFFQ69G5FAV"} {
+		assert.Equal(t, http.StatusTooManyRequests, h.do("GET", "/v1/analytics/docs/"+route, "").Status, route)
+	}
 	clock.Advance(time.Minute)
 	assert.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "").Status)
 }

@@ -12,6 +12,14 @@ const (
 	RouteGetJob    = "get-job"    // GET  /v2/agent/{projectId}/job/{id}
 	RouteFollowUp  = "follow-up"  // POST /v2/agent/{projectId}/job/{id}/message
 	RouteVisitors  = "visitors"   // GET  /v1/analytics/{projectId}/visitors
+
+	RouteViews          = "views"            // GET /v1/analytics/{projectId}/views
+	RouteSearches       = "searches"         // GET /v1/analytics/{projectId}/searches
+	RouteFeedback       = "feedback"         // GET /v1/analytics/{projectId}/feedback
+	RouteFeedbackByPage = "feedback-by-page" // GET /v1/analytics/{projectId}/feedback/by-page
+	RouteConversations  = "assistant"        // GET /v1/analytics/{projectId}/assistant
+	RouteThread         = "thread"           // GET /v1/analytics/{projectId}/assistant/threads/{threadId}
+	RouteCallerStats    = "caller-stats"     // GET /v1/analytics/{projectId}/assistant/caller-stats
 )
 
 type limitKind int
@@ -37,6 +45,13 @@ var apiRoutes = []*route{
 	{name: RouteGetJob, method: http.MethodGet, path: "/v2/agent/{projectId}/job/{id}", handle: (*Server).getJob},
 	{name: RouteFollowUp, method: http.MethodPost, path: "/v2/agent/{projectId}/job/{id}/message", limit: jobLimit, handle: (*Server).followUp},
 	{name: RouteVisitors, method: http.MethodGet, path: "/v1/analytics/{projectId}/visitors", limit: analyticsLimit, handle: (*Server).visitors},
+	{name: RouteViews, method: http.MethodGet, path: "/v1/analytics/{projectId}/views", limit: analyticsLimit, handle: (*Server).views},
+	{name: RouteSearches, method: http.MethodGet, path: "/v1/analytics/{projectId}/searches", limit: analyticsLimit, handle: (*Server).searches},
+	{name: RouteFeedback, method: http.MethodGet, path: "/v1/analytics/{projectId}/feedback", limit: analyticsLimit, handle: (*Server).feedback},
+	{name: RouteFeedbackByPage, method: http.MethodGet, path: "/v1/analytics/{projectId}/feedback/by-page", limit: analyticsLimit, handle: (*Server).feedbackByPage},
+	{name: RouteConversations, method: http.MethodGet, path: "/v1/analytics/{projectId}/assistant", limit: analyticsLimit, handle: (*Server).conversations},
+	{name: RouteThread, method: http.MethodGet, path: "/v1/analytics/{projectId}/assistant/threads/{threadId}", limit: analyticsLimit, handle: (*Server).thread},
+	{name: RouteCallerStats, method: http.MethodGet, path: "/v1/analytics/{projectId}/assistant/caller-stats", limit: analyticsLimit, handle: (*Server).callerStats},
 }
 
 func init() {

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
 )
 
 // Version identifies the mock's behaviour; it is sent in VersionHeader on
@@ -50,6 +52,7 @@ type Server struct {
 	projects map[string]*project        // fixed after New
 	offset   atomic.Int64               // nanoseconds the control API moved the clock
 
+	signer         *analytics.Signer // seals analytics cursors; one key per server
 	jobs           *jobStore
 	limiter        *rateLimiter
 	journal        *journal
@@ -74,8 +77,8 @@ type Server struct {
 
 type project struct {
 	id     string
-	repo   string // GitHub URL reported in every job's source
-	visits *visitStore
+	repo   string           // GitHub URL reported in every job's source
+	events *analytics.Store // visits, searches, feedback, threads
 }
 
 // New starts a server on a random 127.0.0.1 port. It panics if the options
@@ -153,6 +156,7 @@ func build(cfg config) (*Server, error) {
 	if s.projectID == "" {
 		s.projectID = "proj_" + randomToken()[:12]
 	}
+	s.signer = analytics.NewSigner()
 	if err := s.buildAccess(); err != nil {
 		return nil, err
 	}
@@ -164,7 +168,7 @@ func build(cfg config) (*Server, error) {
 	s.jobs = newJobStore()
 	s.limiter = newRateLimiter()
 	s.journal = newJournal(cfg.journalSize)
-	if err := s.seedVisits(); err != nil {
+	if err := s.seedEvents(); err != nil {
 		return nil, err
 	}
 	s.routes()
@@ -190,7 +194,7 @@ func (s *Server) buildAccess() error {
 			return fmt.Errorf("mockserver: invalid project ID %q", id)
 		}
 		if _, dup := s.projects[id]; !dup {
-			s.projects[id] = &project{id: id, repo: repositoryURL(id), visits: newVisitStore()}
+			s.projects[id] = &project{id: id, repo: repositoryURL(id), events: analytics.NewStore(id, s.signer)}
 		}
 		for _, k := range keys {
 			if err := grant(k, id); err != nil {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +32,33 @@ func (f *faultFlags) Set(spec string) error {
 	return nil
 }
 
+// rateFlag reads a rate limit written as N/window, such as 100/1h.
+type rateFlag struct {
+	n   int
+	per time.Duration
+}
+
+func (r *rateFlag) String() string {
+	if r == nil {
+		return ""
+	}
+	return strconv.Itoa(r.n) + "/" + r.per.String()
+}
+
+func (r *rateFlag) Set(v string) error {
+	count, window, ok := strings.Cut(v, "/")
+	n, err := strconv.Atoi(count)
+	if !ok || err != nil || n < 0 {
+		return errors.New("want N/window, such as 100/1h")
+	}
+	per, err := time.ParseDuration(window)
+	if err != nil || per <= 0 {
+		return errors.New("want N/window with a positive Go duration, such as 100/1h")
+	}
+	r.n, r.per = n, per
+	return nil
+}
+
 // Run parses args (without the program name), starts the mock server and
 // serves until ctx ends. The banner (URL, key, project) goes to stdout,
 // request logs and flag errors to stderr. For -h it prints the usage to
@@ -41,10 +69,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	apiKey := fs.String("api-key", "", "admin key clients must send, starting with mint_ (default: random)")
 	project := fs.String("project", "", "project ID (default: random)")
-	seed := fs.Int("seed", 0, "generate `N` synthetic visits over the last 90 days")
+	seed := fs.Int("seed", 0, "generate a data set of `N` visits with proportionate searches, feedback and assistant threads (from 2025-01-01 to now)")
 	jobDuration := fs.Duration("job-duration", 10*time.Second, "how long each run of a job stays active")
 	outcome := fs.String("outcome", "", "outcome of every run: pull-request, no-change or failed (default pull-request)")
 	noLimits := fs.Bool("no-rate-limits", false, "turn the service's rate limits off")
+	analyticsLimit := rateFlag{mockserver.DefaultAnalyticsLimit, mockserver.DefaultLimitWindow}
+	fs.Var(&analyticsLimit, "analytics-limit", "analytics requests per organization, all routes together, as `N/window` (e.g. 100/1h; 0 turns it off)")
+	jobLimit := rateFlag{mockserver.DefaultJobLimit, mockserver.DefaultLimitWindow}
+	fs.Var(&jobLimit, "job-limit", "job creations and follow-ups per project, as `N/window` (e.g. 100/1h; 0 turns it off)")
 	var faults faultFlags
 	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed for probabilistic faults")
@@ -64,7 +96,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	opts := []mockserver.Option{
 		mockserver.WithJobDuration(*jobDuration),
-		mockserver.WithSyntheticVisits(*seed),
+		mockserver.WithSeed(*seed),
+		mockserver.WithAnalyticsRateLimit(analyticsLimit.n, analyticsLimit.per),
+		mockserver.WithJobRateLimit(jobLimit.n, jobLimit.per),
 		mockserver.WithFaults(faults...),
 		mockserver.WithFaultSeed(*faultSeed),
 	}
@@ -103,7 +137,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "  project:  %s\n", s.ProjectID())
 	fmt.Fprintf(stdout, "  control:  %s/_mock/\n", s.URL())
 	if *seed > 0 {
-		fmt.Fprintf(stdout, "  visits:   %d synthetic\n", *seed)
+		c, _ := s.EventCounts(s.ProjectID())
+		fmt.Fprintf(stdout, "  seeded:   %d visits, %d searches, %d feedback, %d threads (%d turns)\n",
+			c.Visits, c.Searches, c.Feedback, c.Threads, c.Turns)
 	}
 	<-ctx.Done()
 	fmt.Fprintln(stdout, "mockserver: shutting down")

@@ -77,6 +77,13 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	assert.Len(t, page["visitors"], 250)
 	assert.Equal(t, true, page["hasMore"])
 
+	assert.Regexp(t, `seeded:\s+5000 visits, 1000 searches, 100 feedback, 25 threads \(\d+ turns\)`, stdout.String())
+	for _, route := range []string{"views", "searches", "feedback", "feedback/by-page", "assistant", "assistant/caller-stats"} {
+		status, page := call("GET", "/v1/analytics/docs/"+route+"?dateFrom=2025-01-01&dateTo=2025-02-01", "")
+		require.Equal(t, http.StatusOK, status, route)
+		assert.NotEmpty(t, page, route)
+	}
+
 	status, created := call("POST", "/v2/agent/docs/job", `{"prompt":"from the command line"}`)
 	require.Equal(t, http.StatusCreated, status)
 	id := created["id"].(string)
@@ -107,6 +114,10 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"-outcome", "maybe"},
 		{"-addr", "256.0.0.1:1"},
 		{"extra"},
+		{"-analytics-limit", "100"},
+		{"-analytics-limit", "x/1h"},
+		{"-job-limit", "5/0s"},
+		{"-job-limit", "-1/1h"},
 	} {
 		var out, errOut bytes.Buffer
 		err := Run(context.Background(), args, &out, &errOut)
@@ -115,4 +126,39 @@ func TestRunRejectsBadFlags(t *testing.T) {
 	var out, errOut bytes.Buffer
 	assert.ErrorIs(t, Run(context.Background(), []string{"-h"}, &out, &errOut), flag.ErrHelp)
 	assert.Contains(t, errOut.String(), "-job-duration")
+}
+
+func TestRunSetsRateLimitsFromFlags(t *testing.T) {
+	var stdout, stderr syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, []string{"-addr", "127.0.0.1:0", "-quiet", "-api-key", "mint_limits", "-project", "p",
+			"-analytics-limit", "3/1h"}, &stdout, &stderr)
+	}()
+	defer func() {
+		cancel()
+		require.NoError(t, <-done)
+	}()
+	var url string
+	require.Eventually(t, func() bool {
+		m := regexp.MustCompile(`URL:\s+(\S+)`).FindStringSubmatch(stdout.String())
+		if m != nil {
+			url = m[1]
+		}
+		return m != nil
+	}, 10*time.Second, 10*time.Millisecond)
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr, Timeout: 5 * time.Second}
+	var statuses []int
+	for _, route := range []string{"visitors", "views", "searches", "feedback"} {
+		req, _ := http.NewRequest("GET", url+"/v1/analytics/p/"+route, nil)
+		req.Header.Set("Authorization", "Bearer mint_limits")
+		resp, err := hc.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		statuses = append(statuses, resp.StatusCode)
+	}
+	assert.Equal(t, []int{200, 200, 200, 429}, statuses, "one quota of 3 across the analytics routes")
 }

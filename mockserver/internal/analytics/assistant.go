@@ -1,0 +1,326 @@
+package analytics
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// threadData holds the threads and, for the conversations route, every
+// turn in (time, user message ID) order.
+type threadData struct {
+	byID     map[string]*Thread
+	turns    []turnRef
+	messages map[string]int64 // message ID -> its turn's time (user messages) or notACursor
+	sorted   bool
+}
+
+// notACursor marks assistant message IDs: unique like the others, but a
+// conversations cursor is always a user message.
+const notACursor = math.MinInt64
+
+type turnRef struct {
+	at     int64
+	msg    string // the turn's user message ID: its cursor
+	thread *Thread
+	turn   int32
+}
+
+func compareTurns(a, b *turnRef) int {
+	if c := cmpInt64(a.at, b.at); c != 0 {
+		return c
+	}
+	return strings.Compare(a.msg, b.msg)
+}
+
+func (d *threadData) sort() {
+	slices.SortFunc(d.turns, func(a, b turnRef) int { return compareTurns(&a, &b) })
+	d.sorted = true
+}
+
+// AddThreads stores threads, all or none, after filling in what may be
+// left out (IDs, caller, response type, resolution status). Times keep
+// only their UTC milliseconds, the precision the routes answer with; a
+// thread's turns must be in strictly increasing time, since a turn is
+// identified by its thread and its time.
+func (st *Store) AddThreads(threads []Thread) error {
+	return st.write(func(e *events) error {
+		d := &e.threads
+		fresh := map[string]bool{}
+		taken := func(id string) bool {
+			_, stored := d.messages[id]
+			_, thread := d.byID[id]
+			return stored || thread || fresh[id]
+		}
+		var errs []error
+		prepared := make([]*Thread, 0, len(threads))
+		for i := range threads {
+			t, err := st.prepareThread(threads[i], taken)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("thread %d: %w", i, err))
+				if len(errs) >= 10 {
+					break
+				}
+				continue
+			}
+			fresh[t.ID] = true
+			for _, turn := range t.Turns {
+				fresh[turn.UserMessageID], fresh[turn.AssistantMessageID] = true, true
+			}
+			prepared = append(prepared, t)
+		}
+		if len(errs) > 0 {
+			return errors.Join(errs...)
+		}
+		for _, t := range prepared {
+			d.byID[t.ID] = t
+			for i, turn := range t.Turns {
+				ref := turnRef{at: turn.Time.UnixNano(), msg: turn.UserMessageID, thread: t, turn: int32(i)}
+				if n := len(d.turns); n > 0 && compareTurns(&ref, &d.turns[n-1]) < 0 {
+					d.sorted = false
+				}
+				d.turns = append(d.turns, ref)
+				d.messages[turn.UserMessageID] = ref.at
+				d.messages[turn.AssistantMessageID] = notACursor
+			}
+		}
+		return nil
+	})
+}
+
+// prepareThread validates a thread and returns the stored copy.
+func (st *Store) prepareThread(in Thread, taken func(string) bool) (*Thread, error) {
+	if len(in.Turns) == 0 {
+		return nil, errors.New("has no turns")
+	}
+	t := &Thread{ID: strings.ToUpper(in.ID), Caller: in.Caller, Turns: slices.Clone(in.Turns)}
+	if t.Caller == "" {
+		t.Caller = CallerWeb
+	}
+	if !t.Caller.valid() {
+		return nil, fmt.Errorf("caller %q is not web, api or other", t.Caller)
+	}
+	ms := func(x time.Time) time.Time { return x.UTC().Truncate(time.Millisecond) }
+	if t.ID == "" {
+		t.ID = newULID(in.Turns[0].Time, st.rng)
+	}
+	if !ValidULID(t.ID) {
+		return nil, fmt.Errorf("id %q is not a ULID", in.ID)
+	}
+	if taken(t.ID) {
+		return nil, fmt.Errorf("id %s is already stored", t.ID)
+	}
+	seen := map[string]bool{t.ID: true}
+	for i := range t.Turns {
+		turn := &t.Turns[i]
+		turn.Time = ms(turn.Time)
+		if turn.AnsweredAt.IsZero() {
+			turn.AnsweredAt = turn.Time
+		}
+		turn.AnsweredAt = ms(turn.AnsweredAt)
+		if turn.ResponseType == "" {
+			turn.ResponseType = "answer"
+		}
+		if turn.ResolutionStatus == "" {
+			turn.ResolutionStatus = "answered"
+		}
+		turn.Sources = slices.Clone(turn.Sources)
+		switch {
+		case !timeInRange(turn.Time) || !timeInRange(turn.AnsweredAt):
+			return nil, fmt.Errorf("turn %d: timestamp is missing or out of range", i)
+		case i > 0 && !turn.Time.After(t.Turns[i-1].Time):
+			return nil, fmt.Errorf("turn %d: timestamp must be after the previous turn's (to the millisecond)", i)
+		case turn.AnsweredAt.Before(turn.Time):
+			return nil, fmt.Errorf("turn %d: answeredAt is before the query", i)
+		case turn.Query == "":
+			return nil, fmt.Errorf("turn %d: query is empty", i)
+		case turn.ResponseType != "answer" && turn.ResponseType != "clarifying_question":
+			return nil, fmt.Errorf("turn %d: responseType %q is not answer or clarifying_question", i, turn.ResponseType)
+		case turn.ResolutionStatus != "answered" && turn.ResolutionStatus != "unanswered":
+			return nil, fmt.Errorf("turn %d: resolutionStatus %q is not answered or unanswered", i, turn.ResolutionStatus)
+		}
+		for _, id := range []*string{&turn.UserMessageID, &turn.AssistantMessageID} {
+			at := turn.Time
+			if id == &turn.AssistantMessageID {
+				at = turn.AnsweredAt
+			}
+			if *id == "" {
+				*id = newULID(at, st.rng)
+			}
+			*id = strings.ToUpper(*id)
+			if !ValidULID(*id) {
+				return nil, fmt.Errorf("turn %d: message ID %q is not a ULID", i, *id)
+			}
+			if seen[*id] || taken(*id) {
+				return nil, fmt.Errorf("turn %d: message ID %s is already used", i, *id)
+			}
+			seen[*id] = true
+		}
+	}
+	return t, nil
+}
+
+// Conversations appends the conversations page for q: one row per turn,
+// newest first (by time, then user message ID, both descending), each
+// carrying its thread's ID. The cursor is the user message ID of the
+// page's last turn: a keyset position, so turns that arrive during a walk
+// never shift it.
+func (st *Store) Conversations(dst []byte, q *Query) ([]byte, error) {
+	var out []byte
+	var err *Error
+	st.read(func(e *events, _ uint64) {
+		turns := e.threads.turns
+		start, _ := slices.BinarySearchFunc(turns, q.To, func(t turnRef, to int64) int { return cmpInt64(t.at, to) })
+		if q.Cursor != "" {
+			id := strings.ToUpper(q.Cursor)
+			at, ok := e.threads.messages[id]
+			switch {
+			case !ok || at == notACursor:
+				err = badCursor("it is no conversation of this project")
+				return
+			case !q.inWindow(at):
+				err = badCursor("it lies outside this date window")
+				return
+			}
+			start, _ = slices.BinarySearchFunc(turns, turnRef{at: at, msg: id}, func(a, b turnRef) int { return compareTurns(&a, &b) })
+		}
+		page := make([]*turnRef, 0, min(q.Limit+1, 256))
+		for i := start - 1; i >= 0 && len(page) <= q.Limit && turns[i].at >= q.From; i-- {
+			page = append(page, &turns[i])
+		}
+		hasMore := len(page) > q.Limit
+		if hasMore {
+			page = page[:q.Limit]
+		}
+		b := append(dst, `{"conversations":[`...)
+		for i, ref := range page {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendConversation(b, ref.thread, &ref.thread.Turns[ref.turn])
+		}
+		b = append(b, `],"nextCursor":`...)
+		if hasMore {
+			b = AppendString(b, page[len(page)-1].msg)
+			b = append(b, `,"hasMore":true}`...)
+		} else {
+			b = append(b, `null,"hasMore":false}`...)
+		}
+		out = b
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func appendConversation(b []byte, t *Thread, turn *Turn) []byte {
+	b = append(b, `{"id":`...)
+	b = AppendString(b, t.ID)
+	b = append(b, `,"timestamp":`...)
+	b = appendTime(b, turn.Time.UnixNano())
+	b = append(b, `,"query":`...)
+	b = AppendString(b, turn.Query)
+	b = append(b, `,"response":`...)
+	b = AppendString(b, turn.Response)
+	b = append(b, `,"responseType":`...)
+	b = AppendString(b, turn.ResponseType)
+	b = append(b, `,"sources":[`...)
+	for i, s := range turn.Sources {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"title":`...)
+		b = AppendString(b, s.Title)
+		b = append(b, `,"url":`...)
+		b = AppendString(b, s.URL)
+		b = append(b, '}')
+	}
+	b = append(b, `],"resolutionStatus":`...)
+	b = AppendString(b, turn.ResolutionStatus)
+	b = append(b, `,"queryCategory":`...)
+	b = appendNullable(b, turn.QueryCategory)
+	b = append(b, `,"pageUrl":`...)
+	b = appendNullable(b, turn.PageURL)
+	return append(b, '}')
+}
+
+// Thread appends the transcript of thread id: for each turn the user's
+// message then the assistant's. createdAt is the first query's time.
+func (st *Store) Thread(dst []byte, id string) ([]byte, error) {
+	if !ValidULID(id) {
+		return nil, &Error{Status: http.StatusBadRequest, Message: "Invalid thread ID",
+			Details: []string{"threadId: must be a ULID (26 characters of Crockford base32), got " + quoteShort(id)}}
+	}
+	var out []byte
+	st.read(func(e *events, _ uint64) {
+		t := e.threads.byID[strings.ToUpper(id)]
+		if t == nil {
+			return
+		}
+		b := append(dst, `{"threadId":`...)
+		b = AppendString(b, t.ID)
+		b = append(b, `,"createdAt":`...)
+		b = appendTime(b, t.Turns[0].Time.UnixNano())
+		b = append(b, `,"messages":[`...)
+		for i := range t.Turns {
+			turn := &t.Turns[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendMessage(b, turn.UserMessageID, "user", turn.Query, turn.Time)
+			b = append(b, ',')
+			b = appendMessage(b, turn.AssistantMessageID, "assistant", turn.Response, turn.AnsweredAt)
+		}
+		out = append(b, "]}"...)
+	})
+	if out == nil {
+		return nil, &Error{Status: http.StatusNotFound, Message: "Thread not found"}
+	}
+	return out, nil
+}
+
+func appendMessage(b []byte, id, role, content string, at time.Time) []byte {
+	b = append(b, `{"id":`...)
+	b = AppendString(b, id)
+	b = append(b, `,"role":"`...)
+	b = append(b, role...)
+	b = append(b, `","content":`...)
+	b = AppendString(b, content)
+	b = append(b, `,"createdAt":`...)
+	b = appendTime(b, at.UnixNano())
+	return append(b, '}')
+}
+
+// CallerStats appends the number of assistant queries (turns) in q's window
+// by their thread's caller, and their total.
+func (st *Store) CallerStats(dst []byte, q *Query) []byte {
+	var web, api, other int
+	st.read(func(e *events, _ uint64) {
+		turns := e.threads.turns
+		lo, _ := slices.BinarySearchFunc(turns, q.From, func(t turnRef, from int64) int { return cmpInt64(t.at, from) })
+		for i := lo; i < len(turns) && turns[i].at < q.To; i++ {
+			switch turns[i].thread.Caller {
+			case CallerWeb:
+				web++
+			case CallerAPI:
+				api++
+			default:
+				other++
+			}
+		}
+	})
+	b := append(dst, `{"web":`...)
+	b = AppendInt(b, web)
+	b = append(b, `,"api":`...)
+	b = AppendInt(b, api)
+	b = append(b, `,"other":`...)
+	b = AppendInt(b, other)
+	b = append(b, `,"total":`...)
+	b = AppendInt(b, web+api+other)
+	return append(b, '}')
+}
