@@ -256,7 +256,10 @@ func newRecentKeys[K comparable](size int) *recentKeys[K] {
 
 // check reports whether k is among the remembered keys, and remembers it.
 func (r *recentKeys[K]) check(k K) bool {
-	if _, ok := r.set[k]; ok {
+	// One map operation for the common case, a new key: insert, and see
+	// whether the map grew.
+	n := len(r.set)
+	if r.set[k] = struct{}{}; len(r.set) == n {
 		return true
 	}
 	if len(r.ring) < cap(r.ring) {
@@ -266,6 +269,5 @@ func (r *recentKeys[K]) check(k K) bool {
 		r.ring[r.next] = k
 		r.next = (r.next + 1) % len(r.ring)
 	}
-	r.set[k] = struct{}{}
 	return false
 }
