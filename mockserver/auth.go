@@ -28,11 +28,16 @@ func (s *Server) authorize(r *http.Request, projectID string) (string, reply, bo
 	if !strings.HasPrefix(token, keyPrefix) {
 		return "", unauthorized("the API key is not an admin key (admin keys start with " + keyPrefix + ")"), false
 	}
-	owned, known := s.keys[token]
-	if !known {
+	k := s.lookupKey(token)
+	if k == nil {
 		return "", unauthorized("invalid API key"), false
 	}
-	if !owned[projectID] {
+	if rep, ok := k.check(r, s.Now()); !ok {
+		return "", rep, false
+	}
+	// Routes without a project (deployment status, static export) act
+	// within the key's organization.
+	if projectID != "" && !k.org.owns(projectID) {
 		return "", errorReply(http.StatusForbidden, "Forbidden", "this API key has no access to the requested project"), false
 	}
 	return token, reply{}, true

@@ -40,6 +40,12 @@ var controlAPI = []*controlRoute{
 	{route: route{method: "POST", path: "/_mock/faults"}, doc: `add fault rules: {"faults": ["route=create-job,status=503,times=2"]}`, serve: (*Server).ctlAddFaults},
 	{route: route{method: "DELETE", path: "/_mock/faults"}, doc: "remove every fault rule", serve: (*Server).ctlClearFaults},
 	{route: route{method: "POST", path: "/_mock/reset"}, doc: "back to the initial state: no jobs, initial visits and faults, empty journal, fresh rate limits, clock advance undone", serve: (*Server).ctlReset},
+	{route: route{method: "GET", path: "/_mock/automations"}, doc: `automations: [{"id", "project", "trigger", "active", "runs"}]`, serve: (*Server).ctlAutomations},
+	{route: route{method: "POST", path: "/_mock/automations"}, doc: `add an automation: {"project", "trigger": "custom_schedule" | "code_change" | "content_update", "active"}`, serve: (*Server).ctlAddAutomation},
+	{route: route{method: "POST", path: "/_mock/keys"}, doc: `a new key of the organization: {"scopes": ["read"], "expiresAt": "...", "allowIPs": ["10.0.0.0/8"]} answers {"key"}`, serve: (*Server).ctlNewKey},
+	{route: route{method: "GET", path: "/_mock/deployments"}, doc: "deployments and previews with their status now (?project= to filter)", serve: (*Server).ctlDeployments},
+	{route: route{method: "PUT", path: "/_mock/projects/{id}/outcome"}, doc: `how the project's new deployments and exports end: {"outcome": "failed"}`, serve: (*Server).ctlProjectOutcome},
+	{route: route{method: "PUT", path: "/_mock/static-export"}, doc: `{"enabled": false} turns static export off for the organization; {"bundleSize": N} pads new bundle links to N bytes`, serve: (*Server).ctlStaticExport},
 }
 
 // Filled by init: the index handler cannot refer to controlAPI, which
@@ -93,6 +99,7 @@ func (s *Server) Reset() {
 	s.faults.reset()
 	s.defaultOutcome.Store(nil)
 	s.offset.Store(0)
+	s.resetCI()
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

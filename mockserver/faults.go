@@ -178,7 +178,7 @@ func (s *Server) Faults() []FaultRule { return s.faults.list() }
 // returns the fault for this request: FaultHeader if present, else one
 // drawn from the rules.
 func (s *Server) readOverrides(r *http.Request, rt *route) (Fault, reply, bool) {
-	if rt.name == RouteCreateJob || rt.name == RouteFollowUp {
+	if rt.name == RouteCreateJob || rt.name == RouteFollowUp || takesOutcome(rt.name) {
 		if _, rep, ok := outcomeOverride(r); !ok {
 			return Fault{}, rep, false
 		}

@@ -48,6 +48,7 @@ type config struct {
 	listener          net.Listener
 	faults            []FaultRule
 	faultSeed         uint64
+	ci                ciConfig // deployments, static export, keys: cioptions.go
 }
 
 func defaultConfig() config {
@@ -100,7 +101,7 @@ func WithAnalyticsRateLimit(n int, per time.Duration) Option {
 // WithoutRateLimits turns both rate limits off, for benchmarks and for tests
 // that are not about quotas.
 func WithoutRateLimits() Option {
-	return func(c *config) { c.jobLimit.n, c.analyticsLimit.n = 0, 0 }
+	return func(c *config) { c.jobLimit.n, c.analyticsLimit.n, c.ci.noLimits = 0, 0, true }
 }
 
 // WithAgent decides the outcome of every run from its prompt (the create

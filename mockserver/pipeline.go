@@ -15,6 +15,7 @@ type call struct {
 	r       *http.Request
 	project *project
 	key     string
+	org     *organization // the key's
 	now     time.Time
 }
 
@@ -78,6 +79,7 @@ func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now 
 		return rep
 	}
 	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], key: key, now: now}
+	c.org = s.lookupKey(key).org
 	if rep, ok := s.admit(rt.limit, c); !ok {
 		return rep
 	}

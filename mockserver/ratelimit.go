@@ -13,7 +13,7 @@ import (
 // Retry-After: the moment the oldest admitted request leaves the window.
 type rateLimiter struct {
 	mu      sync.Mutex
-	buckets [3]map[string]*window // indexed by limitKind
+	buckets [5]map[string]*window // indexed by limitKind
 }
 
 type window struct {
@@ -70,6 +70,10 @@ func (s *Server) admit(kind limitKind, c *call) (reply, bool) {
 		lim, id, what = s.cfg.jobLimit, c.project.id, "job creations and follow-ups per project"
 	case analyticsLimit:
 		lim, id, what = s.cfg.analyticsLimit, s.organizationOf(c.key), "analytics requests per organization"
+	case deployLimit:
+		lim, id, what = s.cfg.ci.deployLim(), c.org.id, "deployment and automation triggers per organization"
+	case previewLimit:
+		lim, id, what = s.cfg.ci.previewLim(), c.org.id, "preview deployments per organization"
 	default:
 		return reply{}, true
 	}
@@ -88,9 +92,8 @@ func (s *Server) admit(kind limitKind, c *call) (reply, bool) {
 }
 
 // organizationOf names the organization a key belongs to: the unit of the
-// analytics quota. Until the mock models organizations, every key of one
-// server belongs to the same one.
-func (s *Server) organizationOf(key string) string { return "org" }
+// analytics quota (see orgs.go for how keys form organizations).
+func (s *Server) organizationOf(key string) string { return s.orgOf(key) }
 
 // retryAfterSeconds rounds up: a client that waits the advertised time must
 // find a free slot.

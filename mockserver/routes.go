@@ -22,12 +22,25 @@ const (
 	RouteCallerStats    = "caller-stats"     // GET /v1/analytics/{projectId}/assistant/caller-stats
 )
 
+// Routes of deployments, previews, automations and static export.
+const (
+	RouteTriggerDeployment  = "trigger-deployment"   // POST /v1/project/update/{projectId}
+	RouteDeploymentStatus   = "deployment-status"    // GET  /v1/project/update-status/{statusId}
+	RouteTriggerPreview     = "trigger-preview"      // POST /v1/project/preview/{projectId}
+	RouteTriggerAutomation  = "trigger-automation"   // POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger
+	RouteStartStaticExport  = "start-static-export"  // POST /v1/static-export/jobs
+	RouteStaticExportStatus = "static-export-status" // GET  /v1/static-export/jobs/{jobId}
+	RouteStaticExportBundle = "static-export-bundle" // POST /v1/static-export/jobs/{jobId}/bundle
+)
+
 type limitKind int
 
 const (
 	noLimit limitKind = iota
 	jobLimit
 	analyticsLimit
+	deployLimit  // deployment and automation triggers, per organization
+	previewLimit // preview triggers, per organization
 )
 
 type route struct {
@@ -45,6 +58,13 @@ var apiRoutes = []*route{
 	{name: RouteGetJob, method: http.MethodGet, path: "/v2/agent/{projectId}/job/{id}", handle: (*Server).getJob},
 	{name: RouteFollowUp, method: http.MethodPost, path: "/v2/agent/{projectId}/job/{id}/message", limit: jobLimit, handle: (*Server).followUp},
 	{name: RouteVisitors, method: http.MethodGet, path: "/v1/analytics/{projectId}/visitors", limit: analyticsLimit, handle: (*Server).visitors},
+	{name: RouteTriggerDeployment, method: http.MethodPost, path: "/v1/project/update/{projectId}", limit: deployLimit, handle: (*Server).triggerDeployment},
+	{name: RouteDeploymentStatus, method: http.MethodGet, path: "/v1/project/update-status/{statusId}", handle: (*Server).deploymentStatus},
+	{name: RouteTriggerPreview, method: http.MethodPost, path: "/v1/project/preview/{projectId}", limit: previewLimit, handle: (*Server).triggerPreview},
+	{name: RouteTriggerAutomation, method: http.MethodPost, path: "/v1/workflow/{projectId}/{workflowSchemaId}/trigger", limit: deployLimit, handle: (*Server).triggerAutomation},
+	{name: RouteStartStaticExport, method: http.MethodPost, path: "/v1/static-export/jobs", handle: (*Server).startStaticExport},
+	{name: RouteStaticExportStatus, method: http.MethodGet, path: "/v1/static-export/jobs/{jobId}", handle: (*Server).staticExportStatus},
+	{name: RouteStaticExportBundle, method: http.MethodPost, path: "/v1/static-export/jobs/{jobId}/bundle", handle: (*Server).staticExportBundle},
 	{name: RouteViews, method: http.MethodGet, path: "/v1/analytics/{projectId}/views", limit: analyticsLimit, handle: (*Server).views},
 	{name: RouteSearches, method: http.MethodGet, path: "/v1/analytics/{projectId}/searches", limit: analyticsLimit, handle: (*Server).searches},
 	{name: RouteFeedback, method: http.MethodGet, path: "/v1/analytics/{projectId}/feedback", limit: analyticsLimit, handle: (*Server).feedback},

@@ -59,6 +59,8 @@ type Server struct {
 	faults         *faultSet
 	defaultOutcome atomic.Pointer[Outcome] // set over the control API; nil = ask the agent
 	requestSeq     atomic.Uint64
+	orgs           *orgBook // organizations, their projects and keys: orgs.go
+	ci             *ciState // deployments, automations, static export: ci.go
 
 	handler http.Handler
 	api     *http.ServeMux
@@ -158,6 +160,9 @@ func build(cfg config) (*Server, error) {
 	}
 	s.signer = analytics.NewSigner()
 	if err := s.buildAccess(); err != nil {
+		return nil, err
+	}
+	if err := s.buildCI(); err != nil {
 		return nil, err
 	}
 	faults, err := newFaultSet(cfg.faults, cfg.faultSeed)
@@ -263,6 +268,7 @@ func (s *Server) Close() {
 			_ = s.srv.Close()
 			<-s.serveDone
 		}
+		s.closeStorage()
 		s.inflight.Wait()
 		s.conns.Wait()
 	})

@@ -247,3 +247,17 @@ func (st *Store) TriggerAutomation(project, id, runID, jobID string) (Run, Refus
 	a.Runs++
 	return Run{AutomationID: id, RunID: runID, JobID: jobID}, Accepted
 }
+
+// StatusAt is d's status at now.
+func (st *Store) StatusAt(d *Deployment, now time.Time) Status {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	return d.At(now).Status
+}
+
+// Verdict says when d's run ends and whether it fails.
+func (st *Store) Verdict(d *Deployment) (time.Time, bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	return d.CreatedAt.Add(d.Duration), d.Fails
+}

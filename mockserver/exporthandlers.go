@@ -1,0 +1,93 @@
+package mockserver
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
+)
+
+// startStaticExport queues an export of the organization's site at domain.
+func (s *Server) startStaticExport(c *call) reply {
+	forced, rep, ok := outcomeOverride(c.r)
+	if !ok {
+		return rep
+	}
+	var body struct {
+		Domain  *string  `json:"domain"`
+		Version *string  `json:"version"`
+		Paths   []string `json:"paths"`
+	}
+	if rep, ok := readBody(c, &body); !ok {
+		return rep
+	}
+	if _, enabled := s.features(c.org); !enabled {
+		return errorReply(http.StatusForbidden, "Static export is not enabled for this organization",
+			"static export is an Enterprise feature; contact sales to enable it")
+	}
+	var details []string
+	if body.Domain == nil || !staticexport.ValidDomain(*body.Domain) {
+		details = append(details, staticexport.ErrDomain.Error())
+	}
+	pages, err := staticexport.CleanPages(body.Paths)
+	if err != nil {
+		details = append(details, err.Error())
+	}
+	if len(details) > 0 {
+		return errorReply(http.StatusBadRequest, "Invalid request body", details...)
+	}
+	j := &staticexport.Job{
+		ID: "se_" + randomHex()[:16], Org: c.org.id, Domain: *body.Domain, Pages: pages,
+		CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, nil),
+	}
+	if body.Version != nil {
+		j.Version = *body.Version
+	}
+	s.ci.exports.Add(j)
+	return jsonReply(http.StatusAccepted, j.JSON(c.now))
+}
+
+func (s *Server) staticExportStatus(c *call) reply {
+	j := s.ci.exports.Get(c.org.id, c.r.PathValue("jobId"))
+	if j == nil {
+		return exportNotFound()
+	}
+	return jsonReply(http.StatusOK, j.JSON(c.now))
+}
+
+// staticExportBundle mints a fresh presigned link to the bundle of a
+// completed export, on the storage host.
+func (s *Server) staticExportBundle(c *call) reply {
+	j := s.ci.exports.Get(c.org.id, c.r.PathValue("jobId"))
+	if j == nil {
+		return exportNotFound()
+	}
+	if st := j.At(c.now).Status; st != staticexport.Completed {
+		return errorReply(http.StatusConflict, "The export job has not completed", "status: "+string(st))
+	}
+	base, err := s.StorageURL()
+	if err != nil {
+		return errorReply(http.StatusInternalServerError, "Internal server error", "the storage host is unavailable")
+	}
+	ttl := s.cfg.ci.bundleTTL
+	if ttl <= 0 {
+		ttl = DefaultBundleLinkTTL
+	}
+	size := staticexport.Pad(j.Bundle(), s.ci.bundleSize.Load()).Size()
+	expires := c.now.Add(ttl).Truncate(time.Second)
+	link := s.ci.signer.Sign(staticexport.Link{JobID: j.ID, Size: size, Expires: expires})
+	return jsonReply(http.StatusOK, mustJSON(struct {
+		JobID     string `json:"jobId"`
+		BundleURL string `json:"bundleUrl"`
+		SizeBytes int64  `json:"sizeBytes"`
+		ExpiresAt string `json:"expiresAt"`
+	}{j.ID, base + link, size, expires.UTC().Format(time.RFC3339)}))
+}
+
+func exportNotFound() reply { return errorReply(http.StatusNotFound, "Static export job not found") }
+
+// SetBundleSize pads the bundles of links minted from now on to n bytes
+// (still a valid tar.gz of the same pages; the storage host streams the
+// padding without holding it). n smaller than the real bundle, or 0, gives
+// the real bundle.
+func (s *Server) SetBundleSize(n int64) { s.ci.bundleSize.Store(max(n, 0)) }

@@ -1,0 +1,117 @@
+package mockserver
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
+)
+
+// storageHost is the second listener: it stands in for the object store
+// that serves export bundles behind presigned links. It starts on first
+// use (most tests never download a bundle) unless WithStorageListener hands
+// it a listener.
+type storageHost struct {
+	once sync.Once
+	url  string
+	err  error
+	srv  *http.Server
+	done chan struct{}
+}
+
+// WithStorageListener serves the storage host on l instead of a fresh
+// 127.0.0.1 port opened on first use. The server closes l on Close.
+func WithStorageListener(l net.Listener) Option { return func(c *config) { c.ci.storageListener = l } }
+
+// StorageURL is the base URL of the storage host that serves bundles,
+// starting it if it is not running yet.
+func (s *Server) StorageURL() (string, error) {
+	h := &s.ci.storage
+	h.once.Do(func() {
+		if !s.enter() {
+			h.err = errors.New("mockserver: closed")
+			return
+		}
+		defer s.inflight.Done()
+		ln := s.cfg.ci.storageListener
+		if ln == nil {
+			if ln, h.err = net.Listen("tcp", "127.0.0.1:0"); h.err != nil {
+				return
+			}
+		}
+		h.url = "http://" + ln.Addr().String()
+		h.srv = &http.Server{
+			Handler:           http.HandlerFunc(s.serveStorage),
+			BaseContext:       func(net.Listener) context.Context { return s.ctx },
+			ReadHeaderTimeout: 30 * time.Second,
+		}
+		h.done = make(chan struct{})
+		go func() {
+			defer close(h.done)
+			_ = h.srv.Serve(ln)
+		}()
+	})
+	return h.url, h.err
+}
+
+// closeStorage stops the storage host, if it ever started, and closes a
+// listener handed over but never used.
+func (s *Server) closeStorage() {
+	h := &s.ci.storage
+	started := false
+	h.once.Do(func() { h.err = errors.New("mockserver: closed") }) // never start after Close
+	if h.srv != nil {
+		started = true
+		_ = h.srv.Close()
+		<-h.done
+	}
+	if !started && s.cfg.ci.storageListener != nil {
+		_ = s.cfg.ci.storageListener.Close()
+	}
+}
+
+// serveStorage answers a bundle download. Like a presigned object-store
+// link, the URL is the credential: a request that also carries an
+// Authorization header is refused (400), a link altered or expired on the
+// server's clock is refused (403), and Range requests get 206.
+func (s *Server) serveStorage(w http.ResponseWriter, r *http.Request) {
+	w.Header()[VersionHeader] = versionValue
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeReply(w, errorReply(http.StatusMethodNotAllowed, "Method not allowed"))
+		return
+	}
+	if _, ok := r.Header["Authorization"]; ok {
+		writeReply(w, errorReply(http.StatusBadRequest, "Invalid request",
+			"a presigned link carries its own signature: send no Authorization header with it"))
+		return
+	}
+	link, err := s.ci.signer.Verify(r.URL.Path, r.URL.Query(), s.Now())
+	if err != nil {
+		writeReply(w, errorReply(http.StatusForbidden, "Access denied", err.Error()))
+		return
+	}
+	j := s.ci.exports.Lookup(link.JobID)
+	if j == nil || j.At(s.Now()).Status != staticexport.Completed {
+		writeReply(w, errorReply(http.StatusNotFound, "No such object"))
+		return
+	}
+	bundle := staticexport.Pad(j.Bundle(), link.Size)
+	if bundle.Size() != link.Size {
+		writeReply(w, errorReply(http.StatusNotFound, "No such object"))
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/gzip")
+	h.Set("ETag", `"`+link.JobID+"-"+itoa64(link.Size)+`"`)
+	// ServeContent handles Range, If-Range and HEAD, and copies the section
+	// through a small buffer: a padded gigabyte is never in memory.
+	http.ServeContent(w, r, "bundle.tar.gz", j.At(s.Now()).UpdatedAt, io.NewSectionReader(bundle, 0, bundle.Size()))
+}
+
+func itoa64(n int64) string { return string(appendInt(nil, int(n))) }
