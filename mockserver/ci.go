@@ -85,14 +85,14 @@ func (s *Server) resetCI() {
 	if o := s.cfg.ci.outcome; o != "" {
 		s.defaultOutcome.Store(&o)
 	}
-	if s.cfg.seed > 0 {
-		s.seedCI()
-	}
+	s.seedCI()
 }
 
-// seedCI gives every project the automations -seed promises (an active
-// custom-schedule one, an inactive one, a code-change and a content-update
-// one) and a short deployment history, all with stable IDs.
+// seedCI gives every project, with or without -seed, the automations -seed
+// promises (an active custom-schedule one, an inactive one, a code-change
+// and a content-update one) and a short deployment history of three
+// GitHub-triggered runs, all with stable IDs: tests in any language can
+// name them without asking first.
 func (s *Server) seedCI() {
 	now := s.Now()
 	for id, p := range s.ci.projects {

@@ -77,6 +77,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&analyticsLimit, "analytics-limit", "analytics requests per organization, all routes together, as `N/window` (e.g. 100/1h; 0 turns it off)")
 	jobLimit := rateFlag{mockserver.DefaultJobLimit, mockserver.DefaultLimitWindow}
 	fs.Var(&jobLimit, "job-limit", "job creations and follow-ups per project, as `N/window` (e.g. 100/1h; 0 turns it off)")
+	deployLimit := rateFlag{mockserver.DefaultDeployLimit, mockserver.DefaultDeployWindow}
+	fs.Var(&deployLimit, "deploy-limit", "deployment plus automation triggers per organization, as `N/window` (e.g. 10/10s; 0 turns it off)")
+	previewLimit := rateFlag{mockserver.DefaultPreviewLimit, mockserver.DefaultPreviewWindow}
+	fs.Var(&previewLimit, "preview-limit", "preview triggers per organization, as `N/window` (e.g. 5/1m; 0 turns it off)")
+	previews := fs.Bool("previews", true, "the organization's plan includes preview deployments (false: trigger preview answers 403)")
+	staticExport := fs.Bool("static-export", true, "static export is enabled for the organization (false: starting an export answers 403)")
+	storageAddr := fs.String("storage-addr", "127.0.0.1:0", "address of the storage host that serves export bundles")
+	bundleSize := fs.Int64("bundle-size", 0, "pad every export bundle to `N` bytes (a valid tar.gz, streamed; 0: the real size)")
 	var faults faultFlags
 	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed for probabilistic faults")
@@ -115,8 +123,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		default:
 			return fmt.Errorf("-outcome %q: want pull-request, no-change or failed", *outcome)
 		}
-		opts = append(opts, mockserver.WithAgent(func(string) mockserver.Outcome { return o }))
+		opts = append(opts, mockserver.WithOutcome(o))
 	}
+	opts = append(opts,
+		mockserver.WithDeployRateLimit(deployLimit.n, deployLimit.per),
+		mockserver.WithPreviewRateLimit(previewLimit.n, previewLimit.per),
+		mockserver.WithPreviews(*previews),
+		mockserver.WithStaticExport(*staticExport),
+		mockserver.WithBundleSize(*bundleSize))
 	if *noLimits {
 		opts = append(opts, mockserver.WithoutRateLimits())
 	}
@@ -128,6 +142,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	storageLn, err := net.Listen("tcp", *storageAddr)
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("-storage-addr: %w", err)
+	}
+	opts = append(opts, mockserver.WithStorageListener(storageLn))
 	s := mockserver.New(append(opts, mockserver.WithListener(ln))...)
 	defer s.Close()
 
@@ -136,6 +156,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "  API key:  %s\n", s.APIKey())
 	fmt.Fprintf(stdout, "  project:  %s\n", s.ProjectID())
 	fmt.Fprintf(stdout, "  control:  %s/_mock/\n", s.URL())
+	if storage, err := s.StorageURL(); err == nil {
+		fmt.Fprintf(stdout, "  storage:  %s (export bundles)\n", storage)
+	}
 	if *seed > 0 {
 		c, _ := s.EventCounts(s.ProjectID())
 		fmt.Fprintf(stdout, "  seeded:   %d visits, %d searches, %d feedback, %d threads (%d turns)\n",
