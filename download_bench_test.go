@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver"
 )
 
 // dlBenchSize is the bundle the download benchmark fetches: large enough
@@ -55,15 +57,55 @@ func dlBenchServer(tb testing.TB, size int64) *httptest.Server {
 	return srv
 }
 
-// BenchmarkDownloadStaticExport fetches a 1 GiB bundle over loopback with
-// the SDK and with curl, in the same run, both to /dev/null. Run it on its
-// own so that peak-rss-MiB (the whole test process: the SDK, the test
-// server and the Go runtime) is the download's:
+// BenchmarkDownloadStaticExportFromMock is the same race against the
+// bundled mock server's storage listener, with the bundle padded to 1 GiB
+// (a real tar.gz, then padding generated on demand):
+//
+//	go test -run '^$' -bench '^BenchmarkDownloadStaticExportFromMock$' -benchtime 3x .
+func BenchmarkDownloadStaticExportFromMock(b *testing.B) {
+	mock := mockserver.New(mockserver.WithJobDuration(10*time.Millisecond), mockserver.WithBundleSize(dlBenchSize))
+	defer mock.Close()
+	c, err := NewClient(WithAPIKey(mock.APIKey()), WithProjectID(mock.ProjectID()), WithBaseURL(mock.URL()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	export, err := c.StartStaticExport(ctx, StaticExportParams{Domain: "docs.example.com"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if export, err = c.PollStaticExport(ctx, export.ID, WithPollInterval(5*time.Millisecond)); err != nil || export.Status != StaticExportCompleted {
+		b.Fatal(export, err)
+	}
+	bundle, err := c.BundleStaticExport(ctx, export.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if bundle.SizeBytes != dlBenchSize {
+		b.Fatalf("the mock's bundle has %d bytes, want %d", bundle.SizeBytes, dlBenchSize)
+	}
+	dlRace(b, c, bundle)
+}
+
+// BenchmarkDownloadStaticExport fetches a 1 GiB bundle over loopback from a
+// server that generates it, with the SDK and with curl, in the same run,
+// both to /dev/null. Run it on its own so that peak-rss-MiB (the whole test
+// process: the SDK, the test server and the Go runtime) is the download's:
 //
 //	go test -run '^$' -bench '^BenchmarkDownloadStaticExport$' -benchtime 5x .
 func BenchmarkDownloadStaticExport(b *testing.B) {
 	srv := dlBenchServer(b, dlBenchSize)
-	link := srv.URL + "/se_bench/bundle.tar.gz?X-Signature=bench"
+	c, err := NewClient(WithAPIKey("mint_bench_key"), WithProjectID("p"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dlRace(b, c, &StaticExportBundle{URL: srv.URL + "/se_bench/bundle.tar.gz?X-Signature=bench",
+		SizeBytes: dlBenchSize, ExpiresAt: time.Now().Add(time.Hour)})
+}
+
+// dlRace downloads the bundle with the SDK, then with curl, both into
+// /dev/null.
+func dlRace(b *testing.B, c *Client, bundle *StaticExportBundle) {
 	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		b.Fatal(err)
@@ -71,14 +113,9 @@ func BenchmarkDownloadStaticExport(b *testing.B) {
 	defer devNull.Close()
 
 	b.Run("sdk", func(b *testing.B) {
-		c, err := NewClient(WithAPIKey("mint_bench_key"), WithProjectID("p"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		bundle := &StaticExportBundle{URL: link, SizeBytes: dlBenchSize, ExpiresAt: time.Now().Add(time.Hour)}
-		b.SetBytes(dlBenchSize)
+		b.SetBytes(bundle.SizeBytes)
 		for b.Loop() {
-			if n, err := c.DownloadStaticExport(context.Background(), bundle, devNull); err != nil || n != dlBenchSize {
+			if n, err := c.DownloadStaticExport(context.Background(), bundle, devNull); err != nil || n != bundle.SizeBytes {
 				b.Fatal(n, err)
 			}
 		}
@@ -96,16 +133,14 @@ func BenchmarkDownloadStaticExport(b *testing.B) {
 		if _, statErr := os.Stat("/usr/bin/time"); statErr == nil {
 			timeCmd, err = "/usr/bin/time", nil
 		}
-		b.SetBytes(dlBenchSize)
+		b.SetBytes(bundle.SizeBytes)
 		var peakKiB int64
 		for b.Loop() {
-			var cmd *exec.Cmd
+			args := []string{"curl", "-sS", "--fail", "-o", os.DevNull, bundle.URL}
 			if err == nil {
-				cmd = exec.Command(timeCmd, "-f", "%M", "curl", "-sS", "--fail", "-o", os.DevNull, link)
-			} else {
-				cmd = exec.Command("curl", "-sS", "--fail", "-o", os.DevNull, link)
+				args = append([]string{timeCmd, "-f", "%M"}, args...)
 			}
-			out, runErr := cmd.CombinedOutput()
+			out, runErr := exec.Command(args[0], args[1:]...).CombinedOutput()
 			if runErr != nil {
 				b.Fatal(runErr, string(out))
 			}
