@@ -43,6 +43,9 @@ func (s *Server) authorize(r *http.Request, projectID string) (string, reply, bo
 	return token, reply{}, true
 }
 
+// bearerChallenge is sent with every 401.
+var bearerChallenge = []string{"Bearer"}
+
 func unauthorized(detail string) reply {
 	return errorReply(http.StatusUnauthorized, "Unauthorized", detail)
 }

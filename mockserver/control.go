@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +11,9 @@ import (
 	"time"
 )
 
-// maxControlBody bounds control-API uploads (visits, mostly).
-const maxControlBody = 64 << 20
+// maxControlBody bounds control-API uploads (events, mostly): what one
+// request can make the server hold while it decodes.
+const maxControlBody = 16 << 20
 
 type controlRoute struct {
 	route
@@ -34,6 +36,10 @@ var controlAPI = []*controlRoute{
 	{route: route{method: "GET", path: "/_mock/outcome"}, doc: "the outcome forced on new runs, if any", serve: (*Server).ctlGetOutcome},
 	{route: route{method: "PUT", path: "/_mock/outcome"}, doc: `force the outcome of new runs: {"outcome": "failed"}; {"outcome": ""} hands back to the agent`, serve: (*Server).ctlPutOutcome},
 	{route: route{method: "POST", path: "/_mock/visits"}, doc: `add visits: {"project": "...", "visits": [{"visitorId", "path", "ai", "timestamp"}], "synthetic": N}`, serve: (*Server).ctlAddVisits},
+	{route: route{method: "POST", path: "/_mock/searches"}, doc: `add search events: {"project": "...", "searches": [{"query", "timestamp", "clickedPath"}]}`, serve: (*Server).ctlAddSearches},
+	{route: route{method: "POST", path: "/_mock/feedback"}, doc: `add feedback: {"project": "...", "feedback": [{"id", "path", "source", "status", "comment", "createdAt", "helpful", "contact", "code", "filename", "lang"}]}`, serve: (*Server).ctlAddFeedback},
+	{route: route{method: "POST", path: "/_mock/threads"}, doc: `add assistant threads: {"project": "...", "threads": [{"id", "caller", "turns": [{"timestamp", "query", "response", ...}]}]}`, serve: (*Server).ctlAddThreads},
+	{route: route{method: "GET", path: "/_mock/events"}, doc: "how many events of each kind a project stores (?project=)", serve: (*Server).ctlEventCounts},
 	{route: route{method: "GET", path: "/_mock/clock"}, doc: "the server's time", serve: (*Server).ctlClock},
 	{route: route{method: "POST", path: "/_mock/clock"}, doc: `move the server's time forward: {"advance": "90s"}`, serve: (*Server).ctlAdvance},
 	{route: route{method: "GET", path: "/_mock/faults"}, doc: "active fault rules", serve: (*Server).ctlFaults},
@@ -116,10 +122,23 @@ func writeProblem(w http.ResponseWriter, status int, details ...string) {
 }
 
 // decodeControl reads a JSON body into v; an empty body leaves v as is.
+// Keys must name v's fields exactly: a misspelt key is a 400, never a
+// silently ignored setting.
 func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxControlBody))
-	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
-		writeProblem(w, http.StatusBadRequest, "the request body is not valid JSON for this route: "+err.Error())
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxControlBody))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		writeProblem(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("control bodies are limited to %d bytes; send the events in smaller batches", maxControlBody))
+		return false
+	case err != nil:
+		writeProblem(w, http.StatusBadRequest, "the request body could not be read: "+err.Error())
+		return false
+	case len(bytes.TrimSpace(body)) == 0:
+		return true
+	}
+	if err := decodeExact(body, v, true); err != nil {
+		writeProblem(w, http.StatusBadRequest, err.Error())
 		return false
 	}
 	return true
@@ -222,38 +241,6 @@ func (s *Server) ctlPutOutcome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.ctlGetOutcome(w, r)
-}
-
-// maxSyntheticVisits bounds one control-API request: ten million visits
-// take about 160 MB; a typo of a few more digits must not take the machine.
-const maxSyntheticVisits = 10_000_000
-
-func (s *Server) ctlAddVisits(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Project   string  `json:"project"`
-		Visits    []Visit `json:"visits"`
-		Synthetic int     `json:"synthetic"`
-	}
-	if !decodeControl(w, r, &body) {
-		return
-	}
-	if body.Project == "" {
-		body.Project = s.projectID
-	}
-	if body.Synthetic < 0 || body.Synthetic > maxSyntheticVisits {
-		writeProblem(w, http.StatusBadRequest, fmt.Sprintf("synthetic: want 0 to %d visits", maxSyntheticVisits))
-		return
-	}
-	visits := append(body.Visits, SyntheticVisits(body.Synthetic, s.Now())...)
-	if err := s.AddVisits(body.Project, visits...); err != nil {
-		status := http.StatusBadRequest
-		if errors.Is(err, ErrUnknownProject) {
-			status = http.StatusNotFound
-		}
-		writeProblem(w, status, strings.Split(err.Error(), "\n")...)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]int{"added": len(visits)})
 }
 
 func (s *Server) ctlClock(w http.ResponseWriter, _ *http.Request) {

@@ -168,21 +168,27 @@ func readPrompt(c *call) (string, reply, bool) {
 	if len(body) == 0 {
 		return "", invalidBody("the request body is empty; send {\"prompt\": \"...\"}"), false
 	}
-	var payload struct {
-		Prompt json.RawMessage `json:"prompt"`
-	}
+	// Keys are read exactly as the schema spells them: encoding/json would
+	// let {"Prompt": "x"} or {"prompt": "", "PROMPT": "x"} through.
+	var payload map[string]json.RawMessage
 	if err := json.Unmarshal(body, &payload); err != nil {
 		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field == "" {
+		if errors.As(err, &typeErr) {
 			return "", invalidBody("the request body must be a JSON object with a prompt"), false
 		}
 		return "", invalidBody("the request body is not valid JSON: " + err.Error()), false
 	}
-	if len(payload.Prompt) == 0 || string(payload.Prompt) == "null" {
+	for key := range payload {
+		if key != "prompt" && strings.EqualFold(key, "prompt") {
+			return "", invalidBody(strconv.Quote(key) + ": unknown field; field names are case-sensitive: send \"prompt\""), false
+		}
+	}
+	raw := payload["prompt"]
+	if len(raw) == 0 || string(raw) == "null" {
 		return "", invalidBody("prompt: required"), false
 	}
 	var prompt string
-	if err := json.Unmarshal(payload.Prompt, &prompt); err != nil {
+	if err := json.Unmarshal(raw, &prompt); err != nil {
 		return "", invalidBody("prompt: must be a string"), false
 	}
 	if prompt == "" {

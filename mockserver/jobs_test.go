@@ -375,12 +375,3 @@ func TestBadOutcomeHeaderIsNotProcessed(t *testing.T) {
 
 	h.createJob("the one allowed create") // the refused request used no slot
 }
-
-func TestControlRefusesAbsurdSyntheticVisits(t *testing.T) {
-	t.Parallel()
-	h := setup(t)
-	for _, n := range []string{"-1", "10000000000"} {
-		r := h.do("POST", "/_mock/visits", `{"synthetic":`+n+`}`)
-		assert.Equal(t, http.StatusBadRequest, r.Status, n)
-	}
-}

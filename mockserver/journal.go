@@ -3,8 +3,10 @@ package mockserver
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // JournalEntry records one API request as the server saw and answered it.
@@ -36,12 +38,23 @@ type JournalEntry struct {
 	Duration       time.Duration `json:"durationNs"`               // wall time spent serving, before delivery
 }
 
-// journal is a bounded ring: a long-lived standalone server must not grow
+// Journal bounds: an entry keeps at most maxJournalField bytes of its path
+// and of its query (a 1 MB query string is a hostile client's, not a
+// record worth keeping), and the journal at most maxJournalBytes in all,
+// dropping the oldest entries first, whatever the entry count allows.
+const (
+	maxJournalField = 2 << 10
+	maxJournalBytes = 16 << 20
+	entryOverhead   = 256 // the fixed fields and the slot, roughly
+)
+
+// journal is a bounded queue: a long-lived standalone server must not grow
 // without limit, and appending must stay cheap on the hot path.
 type journal struct {
 	mu      sync.Mutex
 	entries []JournalEntry
-	next    int // where the next entry goes once the ring is full
+	head    int // entries[:head] are dropped slots, reclaimed in bulk
+	bytes   int
 	size    int
 }
 
@@ -52,33 +65,55 @@ func newJournal(size int) *journal {
 	return &journal{size: size}
 }
 
+// clip shortens s to the field bound, saying how much was cut.
+func clip(s string) string {
+	if len(s) <= maxJournalField {
+		return s
+	}
+	cut := maxJournalField
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "...(" + strconv.Itoa(len(s)-cut) + " more bytes)"
+}
+
+func entryBytes(e *JournalEntry) int {
+	return entryOverhead + len(e.Method) + len(e.Path) + len(e.Query) + len(e.Auth) + len(e.RequestID)
+}
+
 func (j *journal) add(e JournalEntry) {
+	e.Path, e.Query = clip(e.Path), clip(e.Query)
+	e.Method, e.Auth = clip(e.Method), clip(e.Auth)
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if len(j.entries) < j.size {
-		j.entries = append(j.entries, e)
-		return
+	j.entries = append(j.entries, e)
+	j.bytes += entryBytes(&e)
+	for len(j.entries)-j.head > j.size || j.bytes > maxJournalBytes {
+		j.bytes -= entryBytes(&j.entries[j.head])
+		j.entries[j.head] = JournalEntry{}
+		j.head++
 	}
-	j.entries[j.next] = e
-	j.next = (j.next + 1) % j.size
+	if j.head > len(j.entries)/2 {
+		j.entries = append(j.entries[:0], j.entries[j.head:]...)
+		j.head = 0
+	}
 }
 
 func (j *journal) snapshot() []JournalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := make([]JournalEntry, 0, len(j.entries))
-	out = append(out, j.entries[j.next:]...)
-	return append(out, j.entries[:j.next]...)
+	return append([]JournalEntry(nil), j.entries[j.head:]...)
 }
 
 func (j *journal) clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries, j.next = nil, 0
+	j.entries, j.head, j.bytes = nil, 0, 0
 }
 
-// Journal returns the recorded API requests, oldest first (at most the
-// journal size; see WithJournalSize). Use it to count calls and retries.
+// Journal returns the recorded API requests, oldest first: at most the
+// journal size (see WithJournalSize) and 16 MB, with paths and queries cut
+// to 2 KB each. Use it to count calls and retries.
 func (s *Server) Journal() []JournalEntry { return s.journal.snapshot() }
 
 // ClearJournal forgets the recorded requests, typically after test setup so
@@ -88,14 +123,14 @@ func (s *Server) ClearJournal() { s.journal.clear() }
 func (s *Server) logRequest(e *JournalEntry) {
 	attrs := []slog.Attr{
 		slog.String("method", e.Method),
-		slog.String("path", e.Path),
+		slog.String("path", clip(e.Path)),
 		slog.Int("status", e.Status),
 		slog.String("route", e.Route),
 		slog.String("request_id", e.RequestID),
 		slog.Duration("duration", e.Duration),
 	}
 	if e.Query != "" {
-		attrs = append(attrs, slog.String("query", e.Query))
+		attrs = append(attrs, slog.String("query", clip(e.Query)))
 	}
 	if e.Auth != "" {
 		attrs = append(attrs, slog.String("auth", e.Auth))

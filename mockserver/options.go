@@ -16,6 +16,23 @@ const (
 	DefaultJournalSize    = 10_000
 )
 
+// Timeouts bound how long a connection may hold the server: a client that
+// stalls while sending headers or a body, that stops reading the answer,
+// or that leaves a connection idle. Zero fields take the defaults.
+type Timeouts struct {
+	ReadHeader time.Duration // the request line and headers (default 10s)
+	Read       time.Duration // the whole request, body included (default 30s)
+	Write      time.Duration // from the end of the headers to the end of the answer (default 5m; cuts longer latency and slow faults)
+	Idle       time.Duration // a kept-alive connection between requests (default 60s)
+}
+
+// DefaultTimeouts are the connection bounds of New and the standalone
+// program.
+var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 5 * time.Minute, Idle: time.Minute}
+
+// WithTimeouts replaces the connection bounds (see Timeouts).
+func WithTimeouts(t Timeouts) Option { return func(c *config) { c.timeouts = t } }
+
 // Option configures a Server in New or Start.
 type Option func(*config)
 
@@ -43,6 +60,7 @@ type config struct {
 	searches          []SearchEvent
 	feedback          []Feedback
 	threads           []Thread
+	timeouts          Timeouts
 	journalSize       int
 	logger            *slog.Logger
 	listener          net.Listener

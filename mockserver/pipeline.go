@@ -118,6 +118,9 @@ func setHeaders(w http.ResponseWriter, rep reply) {
 	if rep.retryAfter != "" {
 		h["Retry-After"] = []string{rep.retryAfter}
 	}
+	if rep.status == http.StatusUnauthorized {
+		h["Www-Authenticate"] = bearerChallenge // RFC 6750: say which scheme works
+	}
 }
 
 // bufferBody reads the request body into memory and puts an identical

@@ -131,13 +131,24 @@ func newServer(opts []Option) (*Server, error) {
 		Handler:           s.handler,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },
 		ConnState:         s.trackConn,
-		ReadHeaderTimeout: 30 * time.Second,
+		ReadHeaderTimeout: orDefault(cfg.timeouts.ReadHeader, DefaultTimeouts.ReadHeader),
+		ReadTimeout:       orDefault(cfg.timeouts.Read, DefaultTimeouts.Read),
+		WriteTimeout:      orDefault(cfg.timeouts.Write, DefaultTimeouts.Write),
+		IdleTimeout:       orDefault(cfg.timeouts.Idle, DefaultTimeouts.Idle),
 	}
 	go func() {
 		defer close(s.serveDone)
 		_ = s.srv.Serve(ln) // returns http.ErrServerClosed on Close
 	}()
 	return s, nil
+}
+
+// orDefault is d, or def when d is zero.
+func orDefault(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
 }
 
 // build assembles everything but the listener.

@@ -170,6 +170,14 @@ func (v *Visits) addGenerated(gen func(yield func(Visit))) {
 	v.version++
 }
 
+// AddSynthetic stores n more synthetic visits ending at end (see
+// GenerateVisits).
+func (v *Visits) AddSynthetic(n int, end time.Time) {
+	if n > 0 {
+		v.addGenerated(func(yield func(Visit)) { GenerateVisits(n, end, yield) })
+	}
+}
+
 // own makes data private before a write; the caller holds v.mu.
 func (v *Visits) own() {
 	if v.shared {

@@ -1,0 +1,96 @@
+package mockserver
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// maxSyntheticVisits bounds the visits one control-API request may
+// generate: a million take about 16 MB and half a second; a typo of a few
+// more digits must not take the machine.
+const maxSyntheticVisits = 1_000_000
+
+func (s *Server) ctlAddVisits(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Project   string  `json:"project"`
+		Visits    []Visit `json:"visits"`
+		Synthetic int     `json:"synthetic"`
+	}
+	if !decodeControl(w, r, &body) {
+		return
+	}
+	if body.Synthetic < 0 || body.Synthetic > maxSyntheticVisits {
+		writeProblem(w, http.StatusBadRequest, fmt.Sprintf("synthetic: want 0 to %d visits per request", maxSyntheticVisits))
+		return
+	}
+	s.ctlAddEvents(w, body.Project, len(body.Visits)+body.Synthetic, func(projectID string) error {
+		if err := s.AddVisits(projectID, body.Visits...); err != nil {
+			return err
+		}
+		st, _ := s.eventStore(projectID)
+		st.Visits.AddSynthetic(body.Synthetic, s.Now())
+		return nil
+	})
+}
+
+func (s *Server) ctlAddSearches(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Project  string        `json:"project"`
+		Searches []SearchEvent `json:"searches"`
+	}
+	if decodeControl(w, r, &body) {
+		s.ctlAddEvents(w, body.Project, len(body.Searches), func(p string) error { return s.AddSearches(p, body.Searches...) })
+	}
+}
+
+func (s *Server) ctlAddFeedback(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Project  string     `json:"project"`
+		Feedback []Feedback `json:"feedback"`
+	}
+	if decodeControl(w, r, &body) {
+		s.ctlAddEvents(w, body.Project, len(body.Feedback), func(p string) error { return s.AddFeedback(p, body.Feedback...) })
+	}
+}
+
+func (s *Server) ctlAddThreads(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Project string   `json:"project"`
+		Threads []Thread `json:"threads"`
+	}
+	if decodeControl(w, r, &body) {
+		s.ctlAddEvents(w, body.Project, len(body.Threads), func(p string) error { return s.AddThreads(p, body.Threads...) })
+	}
+}
+
+// ctlAddEvents stores events with add and answers {"added": n}, or the
+// problems, one detail each.
+func (s *Server) ctlAddEvents(w http.ResponseWriter, projectID string, n int, add func(projectID string) error) {
+	if projectID == "" {
+		projectID = s.projectID
+	}
+	if err := add(projectID); err != nil {
+		status := http.StatusBadRequest
+		if errors.Is(err, ErrUnknownProject) {
+			status = http.StatusNotFound
+		}
+		writeProblem(w, status, strings.Split(err.Error(), "\n")...)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"added": n})
+}
+
+func (s *Server) ctlEventCounts(w http.ResponseWriter, r *http.Request) {
+	projectID := r.URL.Query().Get("project")
+	if projectID == "" {
+		projectID = s.projectID
+	}
+	counts, err := s.EventCounts(projectID)
+	if err != nil {
+		writeProblem(w, http.StatusNotFound, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, counts)
+}

@@ -1,0 +1,166 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+)
+
+// encoding/json matches object keys to fields case-insensitively, so
+// {"Prompt": "x"} would fill Prompt and {"prompt": "", "PROMPT": "x"} would
+// keep the last. The service reads names exactly as its schema spells
+// them; so does the mock: every body is checked key by key against the
+// type it decodes into before it is decoded.
+
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// decodeExact decodes data into v after checking that every object key
+// names a field of v's type exactly (at any depth). A key that differs
+// only in case is refused with the right spelling; with strict, any other
+// unknown key is refused too.
+func decodeExact(data []byte, v any, strict bool) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := checkKeys(dec, reflect.TypeOf(v), "", strict); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("the request body is not valid JSON: %w", err)
+		}
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			return fmt.Errorf("%s: must be a JSON %s", typeErr.Field, jsonTypeName(typeErr.Type))
+		}
+		return fmt.Errorf("the request body is not valid JSON for this route: %w", err)
+	}
+	return nil
+}
+
+func jsonTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint, reflect.Uint64, reflect.Uint32, reflect.Float64:
+		return "number"
+	}
+	return "value of type " + t.String()
+}
+
+// checkKeys reads one JSON value from dec, checking the keys of every
+// object in it against t (nil: anything goes). It streams tokens, so a
+// large body is never held twice as a tree.
+func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t != nil && (t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler) ||
+		t.Implements(textUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler)) {
+		t = nil // decodes itself (time.Time, json.RawMessage)
+	}
+	switch delim {
+	case '{':
+		var fields map[string]reflect.Type
+		var elem reflect.Type
+		if t != nil {
+			switch t.Kind() {
+			case reflect.Struct:
+				fields = jsonFields(t)
+			case reflect.Map:
+				elem = t.Elem()
+			}
+		}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := tok.(string)
+			next := elem
+			if fields != nil {
+				ft, known := fields[key]
+				if !known {
+					if err := unknownField(path, key, fields, strict); err != nil {
+						return err
+					}
+				}
+				next = ft
+			}
+			if err := checkKeys(dec, next, path+key+".", strict); err != nil {
+				return err
+			}
+		}
+	case '[':
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		for dec.More() {
+			if err := checkKeys(dec, elem, path, strict); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = dec.Token() // the closing delimiter
+	return err
+}
+
+func unknownField(path, key string, fields map[string]reflect.Type, strict bool) error {
+	for name := range fields {
+		if strings.EqualFold(name, key) {
+			return fmt.Errorf("%s%s: unknown field; field names are case-sensitive: send %q", path, key, name)
+		}
+	}
+	if strict {
+		return fmt.Errorf("%s%s: unknown field", path, key)
+	}
+	return nil
+}
+
+// jsonFields maps the JSON names of a struct's fields to their types, as
+// encoding/json names them (tag name, else field name; embedded structs
+// flattened).
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	fields := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			for k, v := range jsonFields(f.Type) {
+				fields[k] = v
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fields[name] = f.Type
+	}
+	return fields
+}
