@@ -125,3 +125,213 @@ func TestDeploymentOutcomeFromHeaderProjectAndControlAPI(t *testing.T) {
 	assert.Equal(t, "failure", finish(h.trigger()).Status)
 	assert.Equal(t, "success", finish(h.trigger(mockserver.OutcomeHeader, "pull-request")).Status, "the header wins")
 }
+
+func (h *harness) preview(branch string, headers ...string) (statusID, url string) {
+	h.t.Helper()
+	r := h.do("POST", "/v1/project/preview/"+h.s.ProjectID(), `{"branch":`+quote(branch)+`}`, headers...)
+	require.Equal(h.t, http.StatusAccepted, r.Status, "body: %s", r.Body)
+	var out struct {
+		StatusID   string `json:"statusId"`
+		PreviewURL string `json:"previewUrl"`
+	}
+	r.decode(h.t, &out)
+	return out.StatusID, out.PreviewURL
+}
+
+func TestPreviewOfABranchTwiceRedeploysItAtTheSameURL(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock))
+	id1, url1 := h.preview("feature/webhooks")
+	id2, url2 := h.preview("feature/webhooks")
+	_, url3 := h.preview("feature-webhooks")
+	assert.NotEqual(t, id1, id2, "a redeploy has its own status")
+	assert.Equal(t, url1, url2)
+	assert.NotEqual(t, url1, url3, "branches that slug alike keep apart")
+	assert.True(t, strings.HasPrefix(url1, "https://"), url1)
+
+	d := h.deployment(id2)
+	assert.Equal(t, "queued", d.Status)
+	assert.Equal(t, "feature/webhooks", d.Commit.Ref, "a preview deploys the named branch")
+	require.NotNil(t, d.Author, "a preview carries the branch's author")
+	assert.NotEmpty(t, d.Author.Name)
+	clock.Advance(mockserver.DefaultJobDuration)
+	assert.Equal(t, "success", h.deployment(id1).Status)
+}
+
+func TestPreviewRefusals(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits()) // a refused request spends its slot too
+	path := "/v1/project/preview/" + h.s.ProjectID()
+	for _, body := range []string{"", "{}", `{"branch":""}`, `{"branch":null}`, `{"branch":7}`, "null", "[]", `{"Branch":"main"}`, `{"branch":"main","BRANCH":"x"}`} {
+		r := h.do("POST", path, body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, "body %s: %s", body, r.Body)
+		r.apiError(t)
+	}
+
+	for name, opt := range map[string]mockserver.Option{
+		"plan":         mockserver.WithProjectSettings("p", mockserver.ProjectSettings{NoPreviews: true}),
+		"organization": mockserver.WithPreviews(false),
+	} {
+		h := setup(t, mockserver.WithProjectID("p"), opt)
+		r := h.do("POST", "/v1/project/preview/p", `{"branch":"main"}`)
+		assert.Equal(t, http.StatusForbidden, r.Status, name)
+		assert.Contains(t, r.apiError(t).Error, "plan", name)
+		assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/update/p", "").Status, "deployments still work: %s", name)
+	}
+}
+
+func TestDeploymentStatusOfAnotherOrganizationIsNotFound(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithProject("theirs", "mint_their_key"))
+	r := h.do("POST", "/v1/project/update/theirs", "", "Authorization", "Bearer mint_their_key")
+	require.Equal(t, http.StatusAccepted, r.Status)
+	var out struct {
+		StatusID string `json:"statusId"`
+	}
+	r.decode(t, &out)
+	assert.Equal(t, http.StatusOK, h.do("GET", "/v1/project/update-status/"+out.StatusID, "", "Authorization", "Bearer mint_their_key").Status)
+	mine := h.do("GET", "/v1/project/update-status/"+out.StatusID, "")
+	never := h.do("GET", "/v1/project/update-status/0123456789abcdef01234567", "")
+	assert.Equal(t, http.StatusNotFound, mine.Status)
+	assert.Equal(t, never.Body, mine.Body, "the same answer as an ID that never existed")
+	assert.Equal(t, http.StatusForbidden, h.do("POST", "/v1/project/update/theirs", "").Status)
+}
+
+// automation is one row of GET /_mock/automations.
+type automation struct {
+	ID      string `json:"id"`
+	Project string `json:"project"`
+	Trigger string `json:"trigger"`
+	Active  bool   `json:"active"`
+	Runs    int    `json:"runs"`
+}
+
+func (h *harness) automations() []automation {
+	h.t.Helper()
+	r := h.do("GET", "/_mock/automations", "")
+	require.Equal(h.t, http.StatusOK, r.Status)
+	var out []automation
+	r.decode(h.t, &out)
+	return out
+}
+
+func TestAutomationsOfEveryTriggerKind(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithProject("second"))
+	byKind := map[string]automation{}
+	var second automation
+	for _, a := range h.automations() {
+		if a.Project == "second" {
+			second = a
+			continue
+		}
+		key := a.Trigger
+		if !a.Active {
+			key = "inactive"
+		}
+		byKind[key] = a
+	}
+	require.Contains(t, byKind, "custom_schedule")
+	require.Contains(t, byKind, "inactive")
+	require.Contains(t, byKind, "code_change")
+	require.Contains(t, byKind, "content_update")
+	require.NotEmpty(t, second.ID, "every project has its automations")
+
+	path := func(id string) string { return "/v1/workflow/" + h.s.ProjectID() + "/" + id + "/trigger" }
+	r := h.do("POST", path(byKind["custom_schedule"].ID), "")
+	require.Equal(t, http.StatusAccepted, r.Status, "body: %s", r.Body)
+	var run struct {
+		SchemaID   string `json:"schemaId"`
+		InstanceID string `json:"instanceId"`
+		JobID      string `json:"jobId"`
+	}
+	r.decode(t, &run)
+	assert.Equal(t, byKind["custom_schedule"].ID, run.SchemaID)
+	assert.NotEmpty(t, run.InstanceID)
+	assert.NotEmpty(t, run.JobID)
+
+	for name, c := range map[string]struct {
+		id     string
+		status int
+	}{
+		"inactive":          {byKind["inactive"].ID, http.StatusBadRequest},
+		"code change":       {byKind["code_change"].ID, http.StatusBadRequest},
+		"content update":    {byKind["content_update"].ID, http.StatusBadRequest},
+		"malformed":         {"not-an-id", http.StatusBadRequest},
+		"unknown":           {"0123456789abcdef01234567", http.StatusNotFound},
+		"another project's": {second.ID, http.StatusNotFound},
+	} {
+		r := h.do("POST", path(c.id), "")
+		assert.Equal(t, c.status, r.Status, "%s: %s", name, r.Body)
+	}
+	for _, a := range h.automations() {
+		want := 0
+		if a.ID == byKind["custom_schedule"].ID {
+			want = 1
+		}
+		assert.Equal(t, want, a.Runs, "runs of %s (%s): only accepted runs count", a.ID, a.Trigger)
+	}
+
+	r = h.do("POST", "/_mock/automations", `{"project":"second","trigger":"custom_schedule","active":true}`)
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	var added automation
+	r.decode(t, &added)
+	assert.Equal(t, "second", added.Project)
+	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/workflow/second/"+added.ID+"/trigger", "").Status)
+	assert.Equal(t, http.StatusBadRequest, h.do("POST", "/_mock/automations", `{"trigger":"nightly"}`).Status)
+	assert.Equal(t, http.StatusNotFound, h.do("POST", "/_mock/automations", `{"project":"nope","trigger":"code_change"}`).Status)
+}
+
+func TestDeployAndAutomationShareALimitPerOrganization(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock), mockserver.WithProject("second"), mockserver.WithProject("theirs", "mint_their_key"))
+	var active string
+	for _, a := range h.automations() {
+		if a.Project == h.s.ProjectID() && a.Trigger == "custom_schedule" && a.Active {
+			active = a.ID
+		}
+	}
+	for i := range 10 {
+		path := "/v1/project/update/second"
+		if i%2 == 0 {
+			path = "/v1/workflow/" + h.s.ProjectID() + "/" + active + "/trigger"
+		}
+		require.Equal(t, http.StatusAccepted, h.do("POST", path, "").Status, i)
+	}
+	r := h.do("POST", "/v1/project/update/"+h.s.ProjectID(), "")
+	assert.Equal(t, http.StatusTooManyRequests, r.Status)
+	assert.Equal(t, "10", r.Header.Get("Retry-After"))
+	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/update/theirs", "", "Authorization", "Bearer mint_their_key").Status,
+		"another organization has its own budget")
+	clock.Advance(10 * time.Second)
+	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/update/"+h.s.ProjectID(), "").Status)
+
+	for range 5 {
+		h.preview("main")
+	}
+	r = h.do("POST", "/v1/project/preview/"+h.s.ProjectID(), `{"branch":"main"}`)
+	assert.Equal(t, http.StatusTooManyRequests, r.Status)
+	assert.Equal(t, "60", r.Header.Get("Retry-After"))
+}
+
+func TestOutcomeFailedEndsEveryKindOfRunInFailure(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock))
+	r := h.do("PUT", "/_mock/outcome", `{"outcome":"failed"}`)
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	j := h.createJob("Document webhooks")
+	dep := h.trigger()
+	pre, _ := h.preview("main")
+	exp := h.startExport(`{"domain":"docs.example.com"}`)
+	require.Equal(t, http.StatusOK, h.do("POST", "/_mock/clock", `{"advance":"1s"}`).Status)
+	assert.Equal(t, "failed", h.getJob(j.ID).Status)
+	assert.Equal(t, "failure", h.deployment(dep).Status)
+	assert.Equal(t, "failure", h.deployment(pre).Status)
+	e := h.export(exp.JobID)
+	assert.Equal(t, "failed", e.Status)
+	require.NotNil(t, e.Error)
+	assert.NotEmpty(t, *e.Error)
+}

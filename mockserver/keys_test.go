@@ -1,0 +1,113 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func (h *harness) newKey(body string) string {
+	h.t.Helper()
+	r := h.do("POST", "/_mock/keys", body)
+	require.Equal(h.t, http.StatusOK, r.Status, "body: %s", r.Body)
+	var out struct {
+		Key string `json:"key"`
+	}
+	r.decode(h.t, &out)
+	require.Regexp(h.t, `^mint_[a-z2-7]+$`, out.Key)
+	return out.Key
+}
+
+// everyPost is one request per POST route of the API.
+func everyPost(h *harness) map[string][2]string {
+	p := h.s.ProjectID()
+	return map[string][2]string{
+		mockserver.RouteCreateJob:          {"/v2/agent/" + p + "/job", `{"prompt":"x"}`},
+		mockserver.RouteFollowUp:           {"/v2/agent/" + p + "/job/job_x/message", `{"prompt":"x"}`},
+		mockserver.RouteTriggerDeployment:  {"/v1/project/update/" + p, ""},
+		mockserver.RouteTriggerPreview:     {"/v1/project/preview/" + p, `{"branch":"main"}`},
+		mockserver.RouteTriggerAutomation:  {"/v1/workflow/" + p + "/0123456789abcdef01234567/trigger", ""},
+		mockserver.RouteStartStaticExport:  {"/v1/static-export/jobs", `{"domain":"docs.example.com"}`},
+		mockserver.RouteStaticExportBundle: {"/v1/static-export/jobs/se_0000000000000000/bundle", ""},
+	}
+}
+
+func TestReadOnlyKeyIsRefusedEveryPost(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	fromHTTP := h.newKey(`{"scopes":["read"]}`)
+	fromGo, err := h.s.NewKey(mockserver.KeySpec{Scopes: []mockserver.Scope{mockserver.ScopeRead}})
+	require.NoError(t, err)
+	for _, key := range []string{fromHTTP, fromGo} {
+		auth := "Bearer " + key
+		for route, req := range everyPost(h) {
+			r := h.do("POST", req[0], req[1], "Authorization", auth)
+			assert.Equal(t, http.StatusForbidden, r.Status, "%s: %s", route, r.Body)
+			assert.Contains(t, r.apiError(t).Details[0].Message, "write scope", route)
+		}
+		assert.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "", "Authorization", auth).Status, "reads work")
+		assert.Equal(t, http.StatusNotFound, h.do("GET", "/v1/static-export/jobs/se_0000000000000000", "", "Authorization", auth).Status)
+	}
+	assert.Empty(t, h.s.Jobs(), "nothing was created")
+
+	writer := h.newKey(`{"scopes":["write"]}`)
+	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/update/"+h.s.ProjectID(), "", "Authorization", "Bearer "+writer).Status)
+	assert.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "", "Authorization", "Bearer "+writer).Status, "write implies read")
+}
+
+func TestExpiredKeyIsUnauthorized(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock),
+		mockserver.WithKey("mint_short_lived", mockserver.KeySpec{ExpiresAt: epoch.Add(time.Hour)}))
+	key := h.newKey(`{"expiresAt":"` + epoch.Add(time.Minute).Format(time.RFC3339) + `"}`)
+	for _, k := range []string{key, "mint_short_lived"} {
+		assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/update/"+h.s.ProjectID(), "", "Authorization", "Bearer "+k).Status)
+	}
+	clock.Advance(time.Minute)
+	r := h.do("GET", h.visitorsPath(""), "", "Authorization", "Bearer "+key)
+	assert.Equal(t, http.StatusUnauthorized, r.Status)
+	assert.Contains(t, r.apiError(t).Details[0].Message, "expired")
+	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/update/"+h.s.ProjectID(), "", "Authorization", "Bearer mint_short_lived").Status)
+	require.Equal(t, http.StatusOK, h.do("POST", "/_mock/clock", `{"advance":"1h"}`).Status)
+	assert.Equal(t, http.StatusUnauthorized, h.do("POST", "/v1/project/update/"+h.s.ProjectID(), "", "Authorization", "Bearer mint_short_lived").Status,
+		"the control API's clock counts too")
+}
+
+func TestAllowlistedKeyIsRefusedFromElsewhere(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	elsewhere := h.newKey(`{"allowIPs":["10.0.0.0/8","192.0.2.7"]}`)
+	here := h.newKey(`{"allowIPs":["127.0.0.1"]}`)
+	mem := h.s.Client() // in memory: RemoteAddr 127.0.0.1
+	for _, hc := range []*http.Client{h.hc, mem} {
+		r := h.send(hc, "GET", h.visitorsPath(""), "", "Authorization", "Bearer "+elsewhere)
+		assert.Equal(t, http.StatusForbidden, r.Status)
+		assert.Contains(t, r.apiError(t).Details[0].Message, "127.0.0.1")
+		assert.Equal(t, http.StatusOK, h.send(hc, "GET", h.visitorsPath(""), "", "Authorization", "Bearer "+here).Status)
+	}
+}
+
+func TestNewKeyRefusesBadSpecs(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	for _, body := range []string{`{"scopes":["admin"]}`, `{"expiresAt":"tomorrow"}`, `{"allowIPs":["10.0.0.0/33"]}`,
+		`{"allowIPs":["example.com"]}`, `{"Scopes":["read"]}`, `{"scopes":"read"}`, `[]`} {
+		assert.Equal(t, http.StatusBadRequest, h.do("POST", "/_mock/keys", body).Status, body)
+	}
+	assert.NotEmpty(t, h.newKey(""), "every field is optional")
+}
+
+func TestKeysNamedApartFormSeparateOrganizations(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithProject("second"), mockserver.WithProject("theirs", "mint_their_key"))
+	key := h.newKey(`{}`)
+	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/update/second", "", "Authorization", "Bearer "+key).Status,
+		"a new key works for every project of the organization")
+	assert.Equal(t, http.StatusForbidden, h.do("POST", "/v1/project/update/theirs", "", "Authorization", "Bearer "+key).Status)
+	assert.Equal(t, http.StatusForbidden, h.do("POST", "/v1/project/update/second", "", "Authorization", "Bearer mint_their_key").Status)
+}
