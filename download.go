@@ -31,13 +31,13 @@ const downloadBufferSize = 256 << 10
 // neither the API key nor any Authorization header (the link's signature
 // is the credential, and the host refuses a second one), goes through the
 // client's HTTP client without its retry layer, and never quotes the link
-// in an error. Wrap w in a bufio.Writer if small writes are costly; the
-// download itself streams through one fixed buffer, so a bundle of several
-// gigabytes needs no more memory than a small one.
+// in an error. It streams through one fixed 256 KiB buffer, so a bundle of
+// several gigabytes needs no more memory than a small one.
 //
-// A transfer that breaks (a dropped connection, a 5xx from the host) is
-// resumed where it stopped with a Range request, at most 3 times; bytes
-// already written are not written again. A host that answers a Range
+// A transfer that breaks (a dropped connection, a 5xx or 429 from the host)
+// is resumed where it stopped with a Range request, at most 3 times, after
+// the client's retry wait (or the host's Retry-After, up to the maximum
+// wait); bytes already written are not written again. A host that answers a Range
 // request with the whole file (200) cannot resume: that is an error, since
 // w already holds the start. A bundle without a link or whose link has
 // expired fails with ErrInvalidInput before any request: call
@@ -111,7 +111,7 @@ func (d *download) run() (int64, error) {
 		}
 		var f *fatalDownloadError
 		if errors.As(err, &f) || resumes >= maxDownloadResumes || d.ctx.Err() != nil ||
-			!sleep(d.ctx, d.wait(resumes)) {
+			!sleep(d.ctx, d.wait(resumes, err)) {
 			return d.written, d.failed(err, resumes)
 		}
 	}
@@ -130,12 +130,16 @@ func (d *download) failed(err error, resumes int) error {
 	return fmt.Errorf("%s: %w", prefix, err)
 }
 
-// wait is the pause before resume n (from 0): doubling from the client's
-// minimum retry wait, capped by its maximum.
-func (d *download) wait(n int) time.Duration {
+// wait is the pause before resume n (from 0) after err: doubling from the
+// client's minimum retry wait, or the host's Retry-After if longer, capped
+// by the maximum.
+func (d *download) wait(n int, err error) time.Duration {
 	w := d.minWait
 	for i := 0; i < n && w < d.maxWait; i++ {
 		w *= 2
+	}
+	if ae := (*APIError)(nil); errors.As(err, &ae) {
+		w = max(w, ae.RetryAfter)
 	}
 	return min(w, d.maxWait)
 }

@@ -36,7 +36,8 @@ type dlStorage struct {
 	cuts        int  // the next cuts answers break off halfway through what they send
 	ignoreRange bool // answer a Range request with the whole file (200)
 	chunked     bool // send no Content-Length
-	status      int  // answer every request with this status and an echo of the request
+	status      int  // answer with this status and an echo of the request
+	statusTimes int  // that many times (0: always)
 	stall       bool // send half the data, then hang until the client leaves
 	gzipLabel   bool // label the body Content-Encoding: gzip, as some hosts do for a .tar.gz
 }
@@ -78,6 +79,11 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.cuts--
 	}
 	ignoreRange, chunked, status, stall := s.ignoreRange, s.chunked, s.status, s.stall
+	if s.statusTimes > 0 {
+		if s.statusTimes--; s.statusTimes == 0 {
+			s.status = 0
+		}
+	}
 	if s.gzipLabel {
 		w.Header().Set("Content-Encoding", "gzip")
 	}
@@ -86,6 +92,7 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if status != 0 {
 		// Hosts echo the request in their errors, signature included.
 		w.Header().Set("Content-Type", "application/xml")
+		w.Header().Set("Retry-After", "0")
 		w.WriteHeader(status)
 		fmt.Fprintf(w, "<Error><Code>AccessDenied</Code><Message>Request has expired</Message><Resource>%s</Resource><Signature>%s</Signature></Error>",
 			r.RequestURI, dlSignature)
@@ -227,6 +234,24 @@ func TestDownloadStaticExportResumesWithRange(t *testing.T) {
 				assert.Equal(t, "bytes="+strconv.Itoa(written)+"-", reqs[i].Get("Range"), "request %d", i)
 			}
 			dlAssertClean(t, s)
+		})
+	}
+}
+
+// A host that is busy for a moment (429, 503) is asked again.
+func TestDownloadStaticExportRetriesABusyHost(t *testing.T) {
+	for _, code := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			s, srv := newDLStorage(t, 5000)
+			s.status, s.statusTimes = code, 2
+			var got bytes.Buffer
+			n, err := newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), &got)
+			require.NoError(t, err)
+			assert.Equal(t, int64(5000), n)
+			assert.Equal(t, s.data, got.Bytes())
+			reqs := s.requests()
+			require.Len(t, reqs, 3)
+			assert.Empty(t, reqs[2].Get("Range"), "nothing was written yet: no Range")
 		})
 	}
 }
