@@ -423,4 +423,3 @@ func TestDeploymentErrorsNeverHoldTheKey(t *testing.T) {
 	require.Error(t, err)
 	assertNoKey(t, err.Error(), "TriggerDeployment error")
 }
-
