@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -422,4 +423,40 @@ func TestDeploymentErrorsNeverHoldTheKey(t *testing.T) {
 	_, err = c.TriggerDeployment(context.Background())
 	require.Error(t, err)
 	assertNoKey(t, err.Error(), "TriggerDeployment error")
+}
+
+// Whatever the status route answers, GetDeployment returns either an error
+// or a deployment about the status ID asked, in a documented status; it
+// never panics.
+//
+//	go test -run '^$' -fuzz '^FuzzGetDeploymentAnswer$' -fuzztime 20000x .
+func FuzzGetDeploymentAnswer(f *testing.F) {
+	for _, seed := range []string{depFull, `{}`, `null`, `{"_id":"st_1","status":"queued"}`,
+		`{"_id":"st_1","status":"success","author":{"githubUserId":1e400}}`, `{"_id":"st_1","status":"success","commit":[]}`} {
+		f.Add(seed)
+	}
+	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(coreBaseURL), WithMaxRetries(0),
+		WithHTTPClient(&http.Client{Transport: depFuzzTransport{}}))
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, body string) {
+		ctx := context.WithValue(context.Background(), depFuzzBody{}, body)
+		d, err := c.GetDeployment(ctx, "st_1")
+		if err != nil {
+			assert.Nil(t, d)
+			return
+		}
+		assert.Equal(t, "st_1", d.ID)
+		assert.True(t, d.Status.documented(), d.Status)
+	})
+}
+
+type depFuzzBody struct{}
+
+// depFuzzTransport answers 200 with the body the request's context holds.
+type depFuzzTransport struct{}
+
+func (depFuzzTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	body, _ := r.Context().Value(depFuzzBody{}).(string)
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(body)),
+		ContentLength: int64(len(body)), Request: r}, nil
 }
