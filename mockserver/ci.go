@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha1"
 	"encoding/hex"
@@ -182,8 +183,7 @@ func (s *Server) SetProjectOutcome(projectID string, o Outcome) error {
 	return nil
 }
 
-// readBody reads a JSON request body into v with decodeStrict, bounded like
-// every API body.
+// readBody reads a JSON object body into v, bounded like every API body.
 func readBody(c *call, v any) (reply, bool) {
 	if c.r.ContentLength > maxBodyBytes {
 		return tooLarge(), false
@@ -198,7 +198,12 @@ func readBody(c *call, v any) (reply, bool) {
 		}
 		return invalidBody("the request body could not be read: " + err.Error()), false
 	}
-	if err := decodeStrict(body, v); err != nil {
+	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
+		return invalidBody("the request body must be a JSON object"), false
+	}
+	// Keys as the schema spells them; others are ignored, as the service
+	// ignores them.
+	if err := decodeExact(body, v, false); err != nil {
 		return invalidBody(err.Error()), false
 	}
 	return reply{}, true

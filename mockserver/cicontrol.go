@@ -91,24 +91,6 @@ func takesOutcome(route string) bool {
 	return route == RouteTriggerDeployment || route == RouteTriggerPreview || route == RouteStartStaticExport
 }
 
-// readControl reads a control body into v with the API's strict rules; an
-// empty body leaves v as it is.
-func readControl(w http.ResponseWriter, r *http.Request, v any) bool {
-	body, err := readAll(http.MaxBytesReader(w, r.Body, maxControlBody), nil)
-	if err != nil {
-		writeProblem(w, http.StatusBadRequest, "the request body could not be read: "+err.Error())
-		return false
-	}
-	if len(body) == 0 {
-		return true
-	}
-	if err := decodeStrict(body, v); err != nil {
-		writeProblem(w, http.StatusBadRequest, err.Error())
-		return false
-	}
-	return true
-}
-
 func (s *Server) ctlAutomations(w http.ResponseWriter, r *http.Request) {
 	out := []Automation{}
 	for _, a := range s.Automations() {
@@ -125,7 +107,7 @@ func (s *Server) ctlAddAutomation(w http.ResponseWriter, r *http.Request) {
 		Trigger AutomationTrigger `json:"trigger"`
 		Active  *bool             `json:"active"`
 	}
-	if !readControl(w, r, &body) {
+	if !decodeControl(w, r, &body) {
 		return
 	}
 	if body.Project == "" {
@@ -150,7 +132,7 @@ func (s *Server) ctlNewKey(w http.ResponseWriter, r *http.Request) {
 		ExpiresAt string   `json:"expiresAt"`
 		AllowIPs  []string `json:"allowIPs"`
 	}
-	if !readControl(w, r, &body) {
+	if !decodeControl(w, r, &body) {
 		return
 	}
 	spec := KeySpec{Scopes: body.Scopes, AllowIPs: body.AllowIPs}
@@ -184,7 +166,7 @@ func (s *Server) ctlProjectOutcome(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Outcome Outcome `json:"outcome"`
 	}
-	if !readControl(w, r, &body) {
+	if !decodeControl(w, r, &body) {
 		return
 	}
 	id := r.PathValue("id")
@@ -204,7 +186,7 @@ func (s *Server) ctlStaticExport(w http.ResponseWriter, r *http.Request) {
 		Enabled    *bool  `json:"enabled"`
 		BundleSize *int64 `json:"bundleSize"`
 	}
-	if !readControl(w, r, &body) {
+	if !decodeControl(w, r, &body) {
 		return
 	}
 	if body.BundleSize != nil && *body.BundleSize < 0 {
