@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -307,4 +308,45 @@ func TestE2EScopedAndExpiredKeys(t *testing.T) {
 	assert.Equal(t, statusID, d.ID)
 	_, err = old.GetDeployment(ctx, statusID)
 	assert.ErrorIs(t, err, mintlify.ErrUnauthorized)
+}
+
+// The storage host refuses an altered or expired link (403); the error
+// says so without quoting the link.
+func TestE2EStaticExportRefusedLinks(t *testing.T) {
+	t.Parallel()
+	env := ciStart(t)
+	ctx := testContext(t)
+	started, err := env.c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "docs.acme.com"})
+	require.NoError(t, err)
+	_, err = env.c.PollStaticExport(ctx, started.ID, fastPoll, ciTick[mintlify.StaticExport](env))
+	require.NoError(t, err)
+	bundle, err := env.c.BundleStaticExport(ctx, started.ID)
+	require.NoError(t, err)
+	u, err := url.Parse(bundle.URL)
+	require.NoError(t, err)
+	secrets := []string{bundle.URL, u.RawQuery}
+	for _, vs := range u.Query() {
+		secrets = append(secrets, vs...)
+	}
+
+	altered := *bundle
+	q := u.Query()
+	q.Set("size", "1") // any change breaks the signature
+	altered.URL = u.Scheme + "://" + u.Host + u.Path + "?" + q.Encode()
+	var sink bytes.Buffer
+	n, err := env.c.DownloadStaticExport(ctx, &altered, &sink)
+	assert.ErrorIs(t, err, mintlify.ErrForbidden, "altered link")
+	assert.Zero(t, n)
+
+	env.clock.Advance(2 * time.Hour) // past the link's expiry on the host's clock
+	_, err2 := env.c.DownloadStaticExport(ctx, bundle, &sink)
+	assert.ErrorIs(t, err2, mintlify.ErrForbidden, "expired link")
+	assert.Zero(t, sink.Len(), "nothing written")
+	for _, e := range []error{err, err2} {
+		for _, s := range secrets {
+			if len(s) >= 6 {
+				assert.NotContains(t, e.Error(), s, "the link never shows in an error")
+			}
+		}
+	}
 }

@@ -289,7 +289,7 @@ func (d *download) hostError(resp *http.Response) error {
 	}
 	ae := &APIError{StatusCode: resp.StatusCode, Message: msg}
 	ae.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-	return fmt.Errorf("the storage host refused the bundle link: %w", ae)
+	return fmt.Errorf("the storage host refused the bundle link: %w", unprefixed{ae})
 }
 
 // hostMessage reads an error body the way storage hosts write them: S3's
