@@ -3,6 +3,7 @@ package mintlify
 import (
 	"cmp"
 	"context"
+	"errors"
 	"iter"
 	"time"
 )
@@ -52,37 +53,47 @@ type SearchesPage struct {
 }
 
 type wireSearchesPage struct {
-	Rows          []wireSearchTerm `json:"searches"`
-	TotalSearches jsonCount        `json:"totalSearches"`
-	NextCursor    jsonString       `json:"nextCursor"`
+	Rows          searchRows `json:"searches"`
+	TotalSearches jsonCount  `json:"totalSearches"`
+	NextCursor    jsonString `json:"nextCursor"`
 }
 
-type wireSearchTerm struct {
-	Query          jsonString
-	Hits           jsonCount
-	CTR            jsonNumber
-	TopClickedPage jsonString
-	LastSearchedAt jsonTime
+type searchRows []SearchTerm
+
+func (r *searchRows) UnmarshalJSON(b []byte) error {
+	return decodeRows((*[]SearchTerm)(r), b, decodeSearchTerm)
 }
 
-func (r *wireSearchTerm) UnmarshalJSON(b []byte) error {
-	*r = wireSearchTerm{}
+// decodeSearchTerm reads a row of the searches route; every field is
+// required, topClickedPage may be null.
+func decodeSearchTerm(r *SearchTerm, b []byte) error {
+	var query, top jsonString
+	var hits jsonCount
+	var ctr jsonNumber
+	var last jsonTime
 	m := members{b: b}
 	for m.next() {
 		switch string(m.key) {
 		case "searchQuery":
-			m.err = r.Query.UnmarshalJSON(m.value)
+			m.err = query.UnmarshalJSON(m.value)
 		case "hits":
-			m.err = r.Hits.UnmarshalJSON(m.value)
+			m.err = hits.UnmarshalJSON(m.value)
 		case "ctr":
-			m.err = r.CTR.UnmarshalJSON(m.value)
+			m.err = ctr.UnmarshalJSON(m.value)
 		case "topClickedPage":
-			m.err = r.TopClickedPage.UnmarshalJSON(m.value)
+			m.err = top.UnmarshalJSON(m.value)
 		case "lastSearchedAt":
-			m.err = r.LastSearchedAt.UnmarshalJSON(m.value)
+			m.err = last.UnmarshalJSON(m.value)
 		}
 	}
-	return m.err
+	if m.err != nil {
+		return m.err
+	}
+	if !query.present() || !hits.set || !ctr.set || !top.set || !last.present() {
+		return errors.New(`a search lacks one of "searchQuery", "hits", "ctr", "topClickedPage", "lastSearchedAt"`)
+	}
+	*r = SearchTerm{Query: query.s, Hits: hits.n, CTR: ctr.x, TopClickedPage: top.s, LastSearchedAt: last.t}
+	return nil
 }
 
 func (w *wireSearchesPage) check() error {
@@ -90,14 +101,6 @@ func (w *wireSearchesPage) check() error {
 	c.need(w.Rows != nil, "searches")
 	c.need(w.TotalSearches.set, "totalSearches")
 	c.nullable(w.NextCursor, "nextCursor")
-	for i := range w.Rows {
-		r := &w.Rows[i]
-		c.need(r.Query.present(), "searches[].searchQuery")
-		c.need(r.Hits.set, "searches[].hits")
-		c.need(r.CTR.set, "searches[].ctr")
-		c.nullable(r.TopClickedPage, "searches[].topClickedPage")
-		c.need(r.LastSearchedAt.present(), "searches[].lastSearchedAt")
-	}
 	return c.err
 }
 
@@ -105,17 +108,7 @@ var searchesPager = &pager[wireSearchesPage, SearchesPage, SearchTerm, string]{
 	path:        analyticsPath + "searches",
 	cursorPaged: true,
 	page: func(w *wireSearchesPage) *SearchesPage {
-		rows := make([]SearchTerm, len(w.Rows))
-		for i, r := range w.Rows {
-			rows[i] = SearchTerm{
-				Query:          r.Query.s,
-				Hits:           r.Hits.n,
-				CTR:            r.CTR.x,
-				TopClickedPage: r.TopClickedPage.s,
-				LastSearchedAt: r.LastSearchedAt.t,
-			}
-		}
-		return &SearchesPage{Searches: rows, TotalSearches: w.TotalSearches.n, NextCursor: w.NextCursor.s}
+		return &SearchesPage{Searches: w.Rows, TotalSearches: w.TotalSearches.n, NextCursor: w.NextCursor.s}
 	},
 	rows: func(p *SearchesPage) *[]SearchTerm { return &p.Searches },
 	// The route has no hasMore: a null (or empty) nextCursor ends it.

@@ -59,24 +59,28 @@ type ViewsPage struct {
 
 // wireViewsPage is the views answer as sent, checked by send.
 type wireViewsPage struct {
-	Totals  wireCounts       `json:"totals"`
-	Rows    []wirePathCounts `json:"views"`
-	HasMore jsonBool         `json:"hasMore"`
+	Totals  wireCounts `json:"totals"`
+	Rows    viewRows   `json:"views"`
+	HasMore jsonBool   `json:"hasMore"`
 }
 
 func (w *wireViewsPage) check() error {
-	return checkTraffic(w.Totals, w.Rows, w.HasMore, "views")
+	return checkTraffic(w.Totals, w.Rows != nil, w.HasMore, "views")
+}
+
+type viewRows []PathViews
+
+func (r *viewRows) UnmarshalJSON(b []byte) error {
+	return decodeRows((*[]PathViews)(r), b, func(r *PathViews, b []byte) error {
+		return decodePathCounts((*PathVisitors)(r), b) // the same fields
+	})
 }
 
 var viewsPager = &pager[wireViewsPage, ViewsPage, PathViews, string]{
 	path: analyticsPath + "views",
 	page: func(w *wireViewsPage) *ViewsPage {
-		rows := make([]PathViews, len(w.Rows))
-		for i, r := range w.Rows {
-			rows[i] = PathViews{Path: r.Path.s, Human: r.Human.n, AI: r.AI.n, Total: r.Total.n}
-		}
 		t := w.Totals
-		return &ViewsPage{Totals: ViewCounts{t.Human.n, t.AI.n, t.Total.n}, Views: rows, HasMore: w.HasMore.v}
+		return &ViewsPage{Totals: ViewCounts{t.Human.n, t.AI.n, t.Total.n}, Views: w.Rows, HasMore: w.HasMore.v}
 	},
 	rows: func(p *ViewsPage) *[]PathViews { return &p.Views },
 	next: func(p *ViewsPage) (string, bool) { return "", p.HasMore },

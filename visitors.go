@@ -65,24 +65,26 @@ type VisitorsPage struct {
 
 // wireVisitorsPage is the visitors answer as sent, checked by send.
 type wireVisitorsPage struct {
-	Totals  wireCounts       `json:"totals"`
-	Rows    []wirePathCounts `json:"visitors"`
-	HasMore jsonBool         `json:"hasMore"`
+	Totals  wireCounts  `json:"totals"`
+	Rows    visitorRows `json:"visitors"`
+	HasMore jsonBool    `json:"hasMore"`
 }
 
 func (w *wireVisitorsPage) check() error {
-	return checkTraffic(w.Totals, w.Rows, w.HasMore, "visitors")
+	return checkTraffic(w.Totals, w.Rows != nil, w.HasMore, "visitors")
+}
+
+type visitorRows []PathVisitors
+
+func (r *visitorRows) UnmarshalJSON(b []byte) error {
+	return decodeRows((*[]PathVisitors)(r), b, decodePathCounts)
 }
 
 var visitorsPager = &pager[wireVisitorsPage, VisitorsPage, PathVisitors, string]{
 	path: analyticsPath + "visitors",
 	page: func(w *wireVisitorsPage) *VisitorsPage {
-		rows := make([]PathVisitors, len(w.Rows))
-		for i, r := range w.Rows {
-			rows[i] = PathVisitors{Path: r.Path.s, Human: r.Human.n, AI: r.AI.n, Total: r.Total.n}
-		}
 		t := w.Totals
-		return &VisitorsPage{Totals: VisitorCounts{t.Human.n, t.AI.n, t.Total.n}, Visitors: rows, HasMore: w.HasMore.v}
+		return &VisitorsPage{Totals: VisitorCounts{t.Human.n, t.AI.n, t.Total.n}, Visitors: w.Rows, HasMore: w.HasMore.v}
 	},
 	rows: func(p *VisitorsPage) *[]PathVisitors { return &p.Visitors },
 	next: func(p *VisitorsPage) (string, bool) { return "", p.HasMore },
