@@ -335,3 +335,51 @@ func TestOutcomeFailedEndsEveryKindOfRunInFailure(t *testing.T) {
 	require.NotNil(t, e.Error)
 	assert.NotEmpty(t, *e.Error)
 }
+
+func TestTriggerWhoseAnswerIsLostStillDeploysOnce(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	before := len(h.s.Deployments())
+	req, err := http.NewRequest("POST", h.s.URL()+"/v1/project/update/"+h.s.ProjectID(), nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+h.s.APIKey())
+	req.Header.Set(mockserver.FaultHeader, "reset")
+	resp, err := h.hc.Do(req)
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("the answer arrived: %d", resp.StatusCode)
+	}
+	assert.Len(t, h.s.Deployments(), before+1, "the deployment exists; the client heard nothing")
+	var n int
+	for _, e := range h.s.Journal() {
+		if e.Route == mockserver.RouteTriggerDeployment {
+			n++
+			assert.Equal(t, http.StatusAccepted, e.EndpointStatus)
+		}
+	}
+	assert.Equal(t, 1, n)
+}
+
+func TestConcurrentTriggersAreAllRecorded(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits())
+	before := len(h.s.Deployments())
+	done := make(chan string, 40)
+	for i := range 40 {
+		go func() {
+			if i%2 == 0 {
+				r := h.do("POST", "/v1/project/update/"+h.s.ProjectID(), "")
+				done <- string(r.Body)
+				return
+			}
+			r := h.do("POST", "/v1/project/preview/"+h.s.ProjectID(), `{"branch":"b`+strconv.Itoa(i%3)+`"}`)
+			done <- string(r.Body)
+		}()
+	}
+	seen := map[string]bool{}
+	for range 40 {
+		seen[<-done] = true
+	}
+	assert.Len(t, seen, 40, "every answer has its own status ID")
+	assert.Len(t, h.s.Deployments(), before+40)
+}

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
@@ -38,7 +39,7 @@ func (s *Server) startStaticExport(c *call) reply {
 	}
 	j := &staticexport.Job{
 		ID: "se_" + randomHex()[:16], Org: c.org.id, Domain: *body.Domain, Pages: pages,
-		CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, nil),
+		CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, s.projectAt(c.org, *body.Domain)),
 	}
 	if body.Version != nil {
 		j.Version = *body.Version
@@ -82,6 +83,18 @@ func (s *Server) staticExportBundle(c *call) reply {
 		SizeBytes int64  `json:"sizeBytes"`
 		ExpiresAt string `json:"expiresAt"`
 	}{j.ID, base + link, size, expires.UTC().Format(time.RFC3339)}))
+}
+
+// projectAt is the organization's project served at domain (its subdomain
+// under mintlify.app), whose outcome an export of it takes; nil for any
+// other domain, such as a custom one.
+func (s *Server) projectAt(o *organization, domain string) *ciProject {
+	for id, p := range s.ci.projects {
+		if o.owns(id) && strings.EqualFold(domain, p.subdomain+".mintlify.app") {
+			return p
+		}
+	}
+	return nil
 }
 
 func exportNotFound() reply { return errorReply(http.StatusNotFound, "Static export job not found") }

@@ -236,3 +236,43 @@ func TestStaticExportJobsBelongToTheirOrganization(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, r.Status, c)
 	}
 }
+
+func TestExportOfAProjectSubdomainTakesItsOutcome(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobDuration(0), mockserver.WithProjectID("docs"),
+		mockserver.WithProjectSettings("docs", mockserver.ProjectSettings{Subdomain: "acme", Outcome: mockserver.OutcomeFailed}))
+	assert.Equal(t, "failed", h.export(h.startExport(`{"domain":"acme.mintlify.app"}`).JobID).Status)
+	assert.Equal(t, "completed", h.export(h.startExport(`{"domain":"docs.acme.com"}`).JobID).Status, "a domain of no project")
+	assert.Equal(t, "completed", h.export(h.startExport(`{"domain":"acme.mintlify.app"}`, mockserver.OutcomeHeader, "no-change").JobID).Status)
+}
+
+func TestHugePaddedBundleAnswersHeadAndTailRanges(t *testing.T) {
+	t.Parallel()
+	const size = 1 << 30
+	h := setup(t, mockserver.WithJobDuration(0), mockserver.WithBundleSize(size))
+	b := h.bundle(h.startExport(`{"domain":"docs.example.com"}`).JobID)
+	require.EqualValues(t, size, b.SizeBytes)
+	req, err := http.NewRequest("HEAD", b.BundleURL, nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.EqualValues(t, size, resp.ContentLength)
+	r := download(t, b.BundleURL, "Range", "bytes=536870912-536870927")
+	require.Equal(t, http.StatusPartialContent, r.Status)
+	assert.Len(t, r.Body, 16)
+	assert.Equal(t, "bytes 536870912-536870927/1073741824", r.Header.Get("Content-Range"))
+	r = download(t, b.BundleURL, "Range", "bytes=-4")
+	require.Equal(t, http.StatusPartialContent, r.Status)
+	isize := int64(r.Body[0]) | int64(r.Body[1])<<8 | int64(r.Body[2])<<16 | int64(r.Body[3])<<24
+
+	// The layout the README documents: the real archive, a 10-byte gzip
+	// header, k stored blocks of at most 65535 zeros behind 5-byte headers,
+	// an 8-byte trailer whose last four bytes count the zeros.
+	h.s.SetBundleSize(0)
+	real := h.bundle(b.JobID).SizeBytes
+	x := size - real - 18
+	k := (x + 65539) / 65540
+	assert.Equal(t, x-5*k, isize, "gzip's ISIZE: the zeros of the padding member")
+}
