@@ -1,0 +1,92 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
+)
+
+// The project's own JSON Schemas of the vendor's answers (testdata/schema),
+// written from the vendor documents' field names, types, required lists,
+// nullability and enums.
+var (
+	schemaOnce sync.Once
+	schemas    map[string]*jsonschema.Schema
+	schemaErr  error
+)
+
+func loadSchemas() {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	files, err := filepath.Glob("testdata/schema/*.json")
+	if err != nil || len(files) == 0 {
+		schemaErr = err
+		return
+	}
+	schemas = map[string]*jsonschema.Schema{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		url := "https://mintlify-go.test/schema/" + filepath.Base(f)
+		if err := c.AddResource(url, doc); err != nil {
+			schemaErr = err
+			return
+		}
+		if schemas[name], err = c.Compile(url); err != nil {
+			schemaErr = err
+			return
+		}
+	}
+}
+
+// validate checks body against the named schema ("views", "error", ...).
+func validate(t testing.TB, name string, body []byte) {
+	t.Helper()
+	schemaOnce.Do(loadSchemas)
+	require.NoError(t, schemaErr)
+	s := schemas[name]
+	require.NotNil(t, s, "no schema %s", name)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	require.NoError(t, err, "not JSON: %s", body)
+	if err := s.Validate(doc); err != nil {
+		t.Fatalf("answer does not match schema %s: %v\nbody: %.2000s", name, err, body)
+	}
+}
+
+// The schemas themselves must refuse what the vendor forbids, or they
+// prove nothing.
+func TestSchemasRefuseBrokenAnswers(t *testing.T) {
+	schemaOnce.Do(loadSchemas)
+	require.NoError(t, schemaErr)
+	bad := map[string]string{
+		"views":            `{"totals":{"human":1,"ai":0},"views":[],"hasMore":false}`,
+		"searches":         `{"searches":[{"searchQuery":"x","hits":1,"ctr":0.5,"lastSearchedAt":"2025-01-01T00:00:00Z"}],"totalSearches":1,"nextCursor":null}`,
+		"feedback":         `{"feedback":[{"id":"a","path":"/","comment":null,"createdAt":null,"source":"contextual","status":"pending"}],"nextCursor":null,"hasMore":false}`,
+		"feedback-by-page": `{"feedback":[],"hasMore":null}`,
+		"assistant":        `{"conversations":[],"nextCursor":"not-a-ulid","hasMore":false}`,
+		"thread":           `{"threadId":"01ARZ3NDEKTSV4RRFFQ69G5FAV","createdAt":"2025-01-01T00:00:00Z","messages":[{"id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","role":"system","content":"","createdAt":"2025-01-01T00:00:00Z"}]}`,
+		"caller-stats":     `{"web":1,"api":1,"other":1}`,
+		"error":            `{"details":[]}`,
+		"job":              `{"id":"j","status":"running","source":{"repository":"r"},"createdAt":"2025-01-01T00:00:00Z"}`,
+	}
+	for name, body := range bad {
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(body))
+		require.NoError(t, err)
+		require.Error(t, schemas[name].Validate(doc), name)
+	}
+}
