@@ -59,7 +59,9 @@ func TestScripts(t *testing.T) {
 					scriptServer(ts).InjectFault(rule)
 				}
 			},
-			"lines": cmdLines,
+			"lines":      cmdLines,
+			"automation": cmdAutomation,
+			"mockdeploy": cmdMockDeploy,
 			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
 				d, err := time.ParseDuration(args[0])
 				ts.Check(err)
@@ -77,8 +79,10 @@ func scriptServer(ts *testscript.TestScript) *mockserver.Server {
 	return m.srv
 }
 
-// mockserver [-job-duration D] [-outcome O] [-seed N] [-fault RULE]... [-fault-seed N] [-no-key] [-no-rate-limits]
-// starts a mock server for the script and points MINTLIFY_* at it.
+// mockserver [-job-duration D] [-outcome O] [-seed N] [-previews=false] [-static-export=false]
+// [-fault RULE]... [-fault-seed N] [-no-key] [-no-rate-limits] starts a mock
+// server for the script and points MINTLIFY_* at it. -job-duration times
+// every run: jobs, deployments, previews and static exports.
 // -no-key leaves MINTLIFY_API_KEY unset.
 func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
@@ -88,6 +92,8 @@ func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 	duration := fs.Duration("job-duration", 200*time.Millisecond, "")
 	outcome := fs.String("outcome", "", "")
 	seed := fs.Int("seed", 0, "")
+	previews := fs.Bool("previews", true, "")
+	staticExport := fs.Bool("static-export", true, "")
 	faultSeed := fs.Uint64("fault-seed", 1, "")
 	noKey := fs.Bool("no-key", false, "")
 	noLimits := fs.Bool("no-rate-limits", false, "")
@@ -100,13 +106,14 @@ func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(fs.Parse(args))
 	opts := []mockserver.Option{
 		mockserver.WithJobDuration(*duration),
-		mockserver.WithSyntheticVisits(*seed),
+		mockserver.WithSeed(*seed),
+		mockserver.WithPreviews(*previews),
+		mockserver.WithStaticExport(*staticExport),
 		mockserver.WithFaults(faults...),
 		mockserver.WithFaultSeed(*faultSeed),
 	}
 	if *outcome != "" {
-		o := mockserver.Outcome(*outcome)
-		opts = append(opts, mockserver.WithAgent(func(string) mockserver.Outcome { return o }))
+		opts = append(opts, mockserver.WithOutcome(mockserver.Outcome(*outcome)))
 	}
 	if *noLimits {
 		opts = append(opts, mockserver.WithoutRateLimits())
@@ -277,4 +284,32 @@ func cmdLines(ts *testscript.TestScript, neg bool, args []string) {
 	if (got == want) == neg {
 		ts.Fatalf("%s has %d lines", args[0], got)
 	}
+}
+
+// automation TRIGGER active|inactive adds an automation to the mock's
+// project and sets $AUTOMATION to its ID.
+func cmdAutomation(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: automation TRIGGER active|inactive")
+	}
+	srv := scriptServer(ts)
+	a, err := srv.AddAutomation(srv.ProjectID(), mockserver.AutomationTrigger(args[0]), args[1] == "active")
+	ts.Check(err)
+	ts.Setenv("AUTOMATION", a.ID)
+}
+
+// mockdeploy id sets $STATUS to the status ID of the mock's latest
+// deployment or preview.
+func cmdMockDeploy(ts *testscript.TestScript, neg bool, args []string) {
+	deps := scriptServer(ts).Deployments()
+	if len(args) != 1 || args[0] != "id" || len(deps) == 0 {
+		ts.Fatalf("usage: mockdeploy id (after a deployment)")
+	}
+	last := deps[0]
+	for _, d := range deps {
+		if !d.CreatedAt.Before(last.CreatedAt) {
+			last = d
+		}
+	}
+	ts.Setenv("STATUS", last.ID)
 }
