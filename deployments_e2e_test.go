@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -349,4 +350,34 @@ func TestE2EStaticExportRefusedLinks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Past the organization's 5 previews a minute, a trigger is refused with
+// Retry-After; one longer than the client's maximum wait returns at once,
+// and no refused trigger left a preview behind.
+func TestE2EPreviewRateLimit(t *testing.T) {
+	t.Parallel()
+	env := ciStart(t)
+	ctx := testContext(t)
+	for i := range 5 {
+		_, err := env.c.TriggerPreview(ctx, "feature/"+strconv.Itoa(i))
+		require.NoError(t, err)
+	}
+	_, err := env.c.TriggerPreview(ctx, "feature/one-too-many")
+	require.ErrorIs(t, err, mintlify.ErrRateLimited)
+	assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown, "a 429 is a refusal: nothing was queued")
+	var apiErr *mintlify.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Positive(t, apiErr.RetryAfter)
+	previews := 0
+	for _, d := range env.mock.Deployments() {
+		if d.Preview {
+			previews++
+		}
+	}
+	assert.Equal(t, 5, previews, "exactly the previews that were accepted")
+
+	env.clock.Advance(time.Minute)
+	_, err = env.c.TriggerPreview(ctx, "feature/one-too-many")
+	assert.NoError(t, err, "the window moved on")
 }
