@@ -157,7 +157,7 @@ func connect(stderr io.Writer) (*mintlify.Client, func(), error) {
 		c, err := mintlify.NewClient()
 		return c, func() {}, err
 	}
-	mock := mockserver.New(mockserver.WithSyntheticVisits(20_000))
+	mock := mockserver.New(mockserver.WithSeed(20_000))
 	fmt.Fprintf(stderr, "%s is unset: using the bundled mock server at %s\n", mintlify.EnvAPIKey, mock.URL())
 	c, err := mintlify.NewClient(mintlify.WithBaseURL(mock.URL()),
 		mintlify.WithAPIKey(mock.APIKey()), mintlify.WithProjectID(mock.ProjectID()))
