@@ -383,3 +383,19 @@ func TestConcurrentTriggersAreAllRecorded(t *testing.T) {
 	assert.Len(t, seen, 40, "every answer has its own status ID")
 	assert.Len(t, h.s.Deployments(), before+40)
 }
+
+func TestDeploymentRoutesTakeFaultRulesAndBoundBodies(t *testing.T) {
+	t.Parallel()
+	rule, err := mockserver.ParseFault("route=trigger-preview,status=503,times=1")
+	require.NoError(t, err)
+	h := setup(t, mockserver.WithFaults(rule), mockserver.WithoutRateLimits())
+	path := "/v1/project/preview/" + h.s.ProjectID()
+	assert.Equal(t, http.StatusServiceUnavailable, h.do("POST", path, `{"branch":"main"}`).Status)
+	assert.Equal(t, http.StatusAccepted, h.do("POST", path, `{"branch":"main"}`).Status, "times=1 is used up")
+
+	huge := `{"branch":"` + strings.Repeat("x", 2<<20) + `"}`
+	assert.Equal(t, http.StatusRequestEntityTooLarge, h.do("POST", path, huge).Status)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, h.do("POST", "/v1/static-export/jobs", huge).Status)
+	assert.Equal(t, http.StatusBadRequest, h.do("POST", path, `{"branch":"main"}`, mockserver.OutcomeHeader, "maybe").Status,
+		"a bad outcome header is refused before anything runs")
+}
