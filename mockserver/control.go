@@ -149,7 +149,7 @@ func (s *Server) ctlIndex(w http.ResponseWriter, _ *http.Request) {
 		"version": Version,
 		"routes":  controlIndex,
 		"headers": map[string]string{
-			OutcomeHeader: "on create-job or follow-up: the run's outcome (pull-request, no-change, failed)",
+			OutcomeHeader: "on create-job, follow-up, trigger-deployment, trigger-preview or start-static-export: the run's outcome (pull-request, no-change, failed)",
 			FaultHeader:   "on any API request: one fault for this request, e.g. status=503, reset, latency=200ms",
 		},
 	})

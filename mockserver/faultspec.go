@@ -96,7 +96,7 @@ func parseSeconds(s string) (time.Duration, error) {
 func (r FaultRule) validate() error {
 	var errs []error
 	if r.Route != "" && r.Route != "*" && !slices.ContainsFunc(apiRoutes, func(rt *route) bool { return rt.name == r.Route }) {
-		errs = append(errs, fmt.Errorf("unknown route %q (want %s, %s, %s, %s or *)", r.Route, RouteCreateJob, RouteGetJob, RouteFollowUp, RouteVisitors))
+		errs = append(errs, fmt.Errorf("unknown route %q (want a route name such as %s, %s or %s, or *)", r.Route, RouteCreateJob, RouteVisitors, RouteTriggerDeployment))
 	}
 	switch {
 	case !slices.Contains(faultKinds, r.Kind):

@@ -27,7 +27,7 @@ const Version = "0.1.0"
 const (
 	VersionHeader   = "X-Mock-Version" // on every response: Version
 	RequestIDHeader = "X-Request-Id"   // on every API response; also in the journal
-	OutcomeHeader   = "X-Mock-Outcome" // on create or follow-up: the run's Outcome
+	OutcomeHeader   = "X-Mock-Outcome" // on create, follow-up, deployment, preview or export: the run's Outcome
 	FaultHeader     = "X-Mock-Fault"   // on any API request: a fault spec (see ParseFault)
 )
 

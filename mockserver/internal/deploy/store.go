@@ -64,34 +64,6 @@ func (st *Store) All() []*Deployment {
 	return append([]*Deployment(nil), st.order...)
 }
 
-// Finish ends a deployment's run at now with the given verdict (a test's
-// shortcut past the clock). It reports whether the deployment exists.
-func (st *Store) Finish(id string, now time.Time, fails bool) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	d := st.deployments[id]
-	if d == nil {
-		return false
-	}
-	if now.Sub(d.CreatedAt) < d.Duration {
-		d.Duration = max(now.Sub(d.CreatedAt), 0)
-	}
-	d.Fails = fails
-	return true
-}
-
-// SetFails changes how a deployment's run ends.
-func (st *Store) SetFails(id string, fails bool) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	d := st.deployments[id]
-	if d == nil {
-		return false
-	}
-	d.Fails = fails
-	return true
-}
-
 // JSON is the status route's answer for d at now, with the vendor's field
 // names: endedAt and the screenshots appear once the run has ended (and
 // screenshots only on success); author is null when unknown.
