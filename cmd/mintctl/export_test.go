@@ -44,9 +44,11 @@ func rowsAsAny[R any](rows iter.Seq2[R, error]) iter.Seq2[any, error] {
 // seeded mock and checks the rows against the SDK's walk of the same range.
 func TestExportEqualsTheSDKWalk(t *testing.T) {
 	t.Parallel()
-	srv := mockserver.Start(t, mockserver.WithSyntheticVisits(3000), mockserver.WithoutRateLimits())
-	to := time.Now().UTC().Truncate(24 * time.Hour)
-	from := to.AddDate(0, 0, -90)
+	srv := mockserver.Start(t, mockserver.WithSeed(4000), mockserver.WithoutRateLimits())
+	// The seed spreads its events from 2025-01-01 to now: this range holds
+	// them all, and no new event arrives during the test.
+	to := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 1)
+	from := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	dates := []string{"--from", from.Format(time.DateOnly), "--to", to.Format(time.DateOnly)}
 	c, err := mintlify.NewClient(mintlify.WithBaseURL(srv.URL()), mintlify.WithAPIKey(srv.APIKey()), mintlify.WithProjectID(srv.ProjectID()))
 	require.NoError(t, err)
@@ -55,6 +57,45 @@ func TestExportEqualsTheSDKWalk(t *testing.T) {
 		{route: "visitors", flags: []string{"--limit", "7"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
 			return rowsAsAny(c.Visitors(ctx, mintlify.VisitorsParams{DateFrom: from, DateTo: to}))
 		}},
+		{route: "views", flags: []string{"--limit", "249"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
+			return rowsAsAny(c.Views(ctx, mintlify.ViewsParams{DateFrom: from, DateTo: to}))
+		}},
+		{route: "searches", flags: []string{"--limit", "7"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
+			return rowsAsAny(c.Searches(ctx, mintlify.SearchesParams{DateFrom: from, DateTo: to}))
+		}},
+		{route: "feedback", flags: []string{"--limit", "2"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
+			return rowsAsAny(c.Feedback(ctx, mintlify.FeedbackParams{DateFrom: from, DateTo: to}))
+		}},
+		{route: "feedback", flags: []string{"--source", "contextual", "--status", "pending,resolved"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
+			return rowsAsAny(c.Feedback(ctx, mintlify.FeedbackParams{DateFrom: from, DateTo: to,
+				Source: mintlify.FeedbackContextual, Statuses: []mintlify.FeedbackStatus{mintlify.FeedbackPending, mintlify.FeedbackResolved}}))
+		}},
+		{route: "feedback", flags: []string{"--source", "code_snippet"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
+			return rowsAsAny(c.Feedback(ctx, mintlify.FeedbackParams{DateFrom: from, DateTo: to, Source: mintlify.FeedbackCodeSnippet}))
+		}},
+		{route: "feedback-by-page", flags: []string{"--limit", "100", "--source", "contextual"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
+			return func(yield func(any, error) bool) {
+				page, err := c.GetFeedbackByPage(ctx, mintlify.FeedbackByPageParams{DateFrom: from, DateTo: to, Limit: 100, Source: mintlify.FeedbackContextual})
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				for _, r := range page.Pages {
+					if !yield(r, nil) {
+						return
+					}
+				}
+			}
+		}},
+		{route: "conversations", flags: []string{"--limit", "3"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
+			return rowsAsAny(c.Conversations(ctx, mintlify.ConversationsParams{DateFrom: from, DateTo: to}))
+		}},
+		{route: "caller-stats", walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
+			return func(yield func(any, error) bool) {
+				s, err := c.GetCallerStats(ctx, mintlify.CallerStatsParams{DateFrom: from, DateTo: to})
+				yield(s, err)
+			}
+		}},
 	}
 	for _, tc := range cases {
 		var want []map[string]any
@@ -62,7 +103,8 @@ func TestExportEqualsTheSDKWalk(t *testing.T) {
 			require.NoError(t, err)
 			want = append(want, normalize(t, row))
 		}
-		require.NotEmpty(t, want, "%s: the seeded mock has rows", tc.route)
+		require.NotEmpty(t, want, "%s %v: the seeded mock has rows", tc.route, tc.flags)
+		t.Logf("%s %v: %d rows", tc.route, tc.flags, len(want))
 
 		outputs := map[string]string{}
 		for _, format := range []string{"csv", "jsonl", "json"} {

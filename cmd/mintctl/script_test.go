@@ -60,6 +60,7 @@ func TestScripts(t *testing.T) {
 				}
 			},
 			"lines":      cmdLines,
+			"setjson":    cmdSetJSON,
 			"automation": cmdAutomation,
 			"mockdeploy": cmdMockDeploy,
 			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -312,4 +313,19 @@ func cmdMockDeploy(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Setenv("STATUS", last.ID)
+}
+
+// setjson FILE KEY VAR sets $VAR to the string field KEY of the first JSON
+// object in FILE (a line of JSON Lines, say).
+func cmdSetJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: setjson FILE KEY VAR")
+	}
+	var obj map[string]any
+	ts.Check(json.NewDecoder(strings.NewReader(ts.ReadFile(args[0]))).Decode(&obj))
+	v, ok := obj[args[1]].(string)
+	if !ok {
+		ts.Fatalf("%s: no string field %s", args[0], args[1])
+	}
+	ts.Setenv(args[2], v)
 }
