@@ -45,8 +45,9 @@ type ProjectSettings struct {
 	Outcome    Outcome // how its deployments, previews and exports end; "" or a success outcome: success
 }
 
-// WithKey adds key to the primary organization with the restrictions of
-// spec (scopes, expiry, IP allowlist). It may also restrict the primary key.
+// WithKey restricts key with spec (scopes, expiry, IP allowlist). A key
+// named in WithAPIKey or WithProject keeps its organization; any other
+// joins the primary organization.
 func WithKey(key string, spec KeySpec) Option {
 	return func(c *config) { c.ci.keys = append(c.ci.keys, keySpecFor{key, spec}) }
 }

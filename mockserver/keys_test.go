@@ -111,3 +111,13 @@ func TestKeysNamedApartFormSeparateOrganizations(t *testing.T) {
 	assert.Equal(t, http.StatusForbidden, h.do("POST", "/v1/project/update/theirs", "", "Authorization", "Bearer "+key).Status)
 	assert.Equal(t, http.StatusForbidden, h.do("POST", "/v1/project/update/second", "", "Authorization", "Bearer mint_their_key").Status)
 }
+
+func TestWithKeyRestrictsAKeyInItsOwnOrganization(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithProject("theirs", "mint_their_key"),
+		mockserver.WithKey("mint_their_key", mockserver.KeySpec{Scopes: []mockserver.Scope{mockserver.ScopeRead}}))
+	assert.Equal(t, http.StatusForbidden, h.do("POST", "/v1/project/update/theirs", "", "Authorization", "Bearer mint_their_key").Status)
+	r := h.do("GET", "/v1/analytics/theirs/visitors", "", "Authorization", "Bearer mint_their_key")
+	assert.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	assert.Equal(t, http.StatusForbidden, h.do("GET", h.visitorsPath(""), "", "Authorization", "Bearer mint_their_key").Status)
+}

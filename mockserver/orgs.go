@@ -164,8 +164,8 @@ func (s *Server) addKey(key string, spec KeySpec) error {
 	}
 	s.orgs.mu.Lock()
 	defer s.orgs.mu.Unlock()
-	if old := s.orgs.keys[key]; old != nil && old.org != s.orgs.primary {
-		return fmt.Errorf("mockserver: key %s belongs to another organization", redactKey(key))
+	if old := s.orgs.keys[key]; old != nil {
+		k.org = old.org // restricting a key keeps its organization
 	}
 	s.orgs.keys[key] = k
 	return nil
