@@ -49,6 +49,19 @@
 // client was sent and which fault struck, so a test can tell "the server
 // did not act" from "the client did not hear".
 //
+// # Deployments, automations and static export
+//
+// Keys belong to organizations (keys named together with WithProject share
+// one) and may carry scopes, an expiry and an IP allowlist (WithKey,
+// Server.NewKey). Deployments and previews run queued, in_progress, then
+// success or failure on the same clock as jobs, with a commit, changed
+// files, a growing log and a summary; automations are stored per project
+// and count their runs; static exports render page by page and their
+// bundle, a real tar.gz, is served from a second listener (StorageURL)
+// behind presigned, expiring links, padded on request (WithBundleSize) to
+// any size without being held in memory. The rules live in
+// internal/deploy and internal/staticexport, apart from the wire.
+//
 // # Other languages
 //
 // The same server runs as a program, go run ./mockserver/cmd/mockserver,
