@@ -276,3 +276,21 @@ func TestHugePaddedBundleAnswersHeadAndTailRanges(t *testing.T) {
 	k := (x + 65539) / 65540
 	assert.Equal(t, x-5*k, isize, "gzip's ISIZE: the zeros of the padding member")
 }
+
+func TestDownloadsAreJournaledWithoutSecrets(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobDuration(0))
+	b := h.bundle(h.startExport(`{"domain":"docs.example.com"}`).JobID)
+	h.s.ClearJournal()
+	download(t, b.BundleURL)
+	download(t, b.BundleURL, "Range", "bytes=5-")
+	download(t, b.BundleURL, "Authorization", "Bearer "+h.s.APIKey())
+	var statuses []int
+	for _, e := range h.s.Journal() {
+		require.Equal(t, mockserver.RouteBundleDownload, e.Route)
+		statuses = append(statuses, e.Status)
+		assert.NotContains(t, e.Query, b.BundleURL[strings.Index(b.BundleURL, "signature=")+10:], "no signature in the journal")
+		assert.NotContains(t, e.Auth, h.s.APIKey())
+	}
+	assert.Equal(t, []int{http.StatusOK, http.StatusPartialContent, http.StatusBadRequest}, statuses)
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -75,12 +76,66 @@ func (s *Server) closeStorage() {
 	}
 }
 
+// RouteBundleDownload names the storage host's downloads in the journal.
+// It is not an API route: fault rules do not apply to it.
+const RouteBundleDownload = "bundle-download" // GET /bundles/{jobId}/bundle.tar.gz on the storage host
+
+// statusRecorder remembers the status a handler sent, for the journal.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// journalStorage records a download like an API request, so a test can
+// count downloads and resumes and see that no key reached the storage host
+// (Auth is redacted as everywhere). The link's signature is left out of the
+// recorded query: the journal is meant to be printed.
+func (s *Server) journalStorage(w http.ResponseWriter, r *http.Request) (*statusRecorder, func()) {
+	started := time.Now()
+	q := r.URL.Query()
+	if q.Has("signature") {
+		q.Set("signature", "***")
+	}
+	e := JournalEntry{
+		Time:      s.Now(),
+		Method:    r.Method,
+		Path:      r.URL.Path,
+		Query:     q.Encode(),
+		Route:     RouteBundleDownload,
+		Processed: true,
+		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
+		Auth:      redactAuth(r.Header["Authorization"]),
+	}
+	w.Header()[RequestIDHeader] = []string{e.RequestID}
+	rec := &statusRecorder{ResponseWriter: w}
+	return rec, func() {
+		e.Status, e.EndpointStatus = rec.status, rec.status
+		s.record(&e, started)
+	}
+}
+
 // serveStorage answers a bundle download. Like a presigned object-store
 // link, the URL is the credential: a request that also carries an
 // Authorization header is refused (400), a link altered or expired on the
 // server's clock is refused (403), and Range requests get 206.
-func (s *Server) serveStorage(w http.ResponseWriter, r *http.Request) {
-	w.Header()[VersionHeader] = versionValue
+func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
+	hw.Header()[VersionHeader] = versionValue
+	w, done := s.journalStorage(hw, r)
+	defer done()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		writeReply(w, errorReply(http.StatusMethodNotAllowed, "Method not allowed"))
