@@ -128,6 +128,9 @@ func (fs *faultSet) pick(route string) (Fault, bool) {
 		if r.Route != "" && r.Route != "*" && r.Route != route {
 			continue
 		}
+		if r.Route != route && route == RouteBundleDownload {
+			continue // the storage host takes only rules that name it
+		}
 		if r.Probability > 0 && fs.rng.Float64() >= r.Probability {
 			continue
 		}

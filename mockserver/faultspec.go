@@ -95,7 +95,10 @@ func parseSeconds(s string) (time.Duration, error) {
 
 func (r FaultRule) validate() error {
 	var errs []error
-	if r.Route != "" && r.Route != "*" && !slices.ContainsFunc(apiRoutes, func(rt *route) bool { return rt.name == r.Route }) {
+	if r.Route == RouteBundleDownload && !storageFaultKind(r.Kind) {
+		errs = append(errs, fmt.Errorf("route %s takes status, close, reset, truncate and latency faults", RouteBundleDownload))
+	}
+	if r.Route != "" && r.Route != "*" && r.Route != RouteBundleDownload && !slices.ContainsFunc(apiRoutes, func(rt *route) bool { return rt.name == r.Route }) {
 		errs = append(errs, fmt.Errorf("unknown route %q (want a route name such as %s, %s or %s, or *)", r.Route, RouteCreateJob, RouteVisitors, RouteTriggerDeployment))
 	}
 	switch {

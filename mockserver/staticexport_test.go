@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -293,4 +294,40 @@ func TestDownloadsAreJournaledWithoutSecrets(t *testing.T) {
 		assert.NotContains(t, e.Auth, h.s.APIKey())
 	}
 	assert.Equal(t, []int{http.StatusOK, http.StatusPartialContent, http.StatusBadRequest}, statuses)
+}
+
+func TestStorageFaultsCutADownloadThatRangeResumes(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobDuration(0), mockserver.WithBundleSize(1<<20))
+	b := h.bundle(h.startExport(`{"domain":"docs.example.com"}`).JobID)
+	require.NoError(t, h.s.InjectFault(mockserver.FaultRule{Route: "*", Fault: mockserver.Fault{Kind: mockserver.FaultStatus, Status: 500}}))
+	whole := download(t, b.BundleURL)
+	require.Equal(t, http.StatusOK, whole.Status, "a * rule is for the API, not the storage host")
+	h.s.ClearFaults()
+
+	for _, spec := range []string{"route=bundle-download,truncate,times=1", "route=bundle-download,reset,times=1"} {
+		rule, err := mockserver.ParseFault(spec)
+		require.NoError(t, err)
+		require.NoError(t, h.s.InjectFault(rule))
+		resp, err := http.Get(b.BundleURL)
+		require.NoError(t, err)
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.Error(t, err, "%s: the body ends early", spec)
+		require.Less(t, len(got), len(whole.Body))
+		rest := download(t, b.BundleURL, "Range", "bytes="+strconv.Itoa(len(got))+"-")
+		require.Equal(t, http.StatusPartialContent, rest.Status, spec)
+		assert.Equal(t, whole.Body, append(got, rest.Body...), "%s: resumed bytes are exact", spec)
+	}
+
+	rule, err := mockserver.ParseFault("route=bundle-download,status=503,retry-after=7,times=1")
+	require.NoError(t, err)
+	require.NoError(t, h.s.InjectFault(rule))
+	r := download(t, b.BundleURL)
+	assert.Equal(t, http.StatusServiceUnavailable, r.Status)
+	assert.Equal(t, "7", r.Header.Get("Retry-After"))
+	assert.Equal(t, http.StatusOK, download(t, b.BundleURL).Status)
+
+	_, err = mockserver.ParseFault("route=bundle-download,html")
+	assert.Error(t, err, "a storage host sends no HTML pages here")
 }

@@ -100,42 +100,45 @@ func (w *statusRecorder) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// journalStorage records a download like an API request, so a test can
+// storageEntry journals a download like an API request, so a test can
 // count downloads and resumes and see that no key reached the storage host
 // (Auth is redacted as everywhere). The link's signature is left out of the
 // recorded query: the journal is meant to be printed.
-func (s *Server) journalStorage(w http.ResponseWriter, r *http.Request) (*statusRecorder, func()) {
-	started := time.Now()
+func (s *Server) storageEntry(r *http.Request) JournalEntry {
 	q := r.URL.Query()
 	if q.Has("signature") {
 		q.Set("signature", "***")
 	}
-	e := JournalEntry{
+	return JournalEntry{
 		Time:      s.Now(),
 		Method:    r.Method,
 		Path:      r.URL.Path,
 		Query:     q.Encode(),
 		Route:     RouteBundleDownload,
-		Processed: true,
 		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
 		Auth:      redactAuth(r.Header["Authorization"]),
-	}
-	w.Header()[RequestIDHeader] = []string{e.RequestID}
-	rec := &statusRecorder{ResponseWriter: w}
-	return rec, func() {
-		e.Status, e.EndpointStatus = rec.status, rec.status
-		s.record(&e, started)
 	}
 }
 
 // serveStorage answers a bundle download. Like a presigned object-store
 // link, the URL is the credential: a request that also carries an
 // Authorization header is refused (400), a link altered or expired on the
-// server's clock is refused (403), and Range requests get 206.
+// server's clock is refused (403), and Range requests get 206. Fault rules
+// that name RouteBundleDownload apply after those checks.
 func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
+	started := time.Now()
+	e := s.storageEntry(r)
 	hw.Header()[VersionHeader] = versionValue
-	w, done := s.journalStorage(hw, r)
-	defer done()
+	hw.Header()[RequestIDHeader] = []string{e.RequestID}
+	rec := &statusRecorder{ResponseWriter: hw}
+	defer func() {
+		e.Status = rec.status
+		if e.Processed {
+			e.EndpointStatus = rec.status
+		}
+		s.record(&e, started)
+	}()
+	var w http.ResponseWriter = rec
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		writeReply(w, errorReply(http.StatusMethodNotAllowed, "Method not allowed"))
@@ -151,6 +154,30 @@ func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
 		writeReply(w, errorReply(http.StatusForbidden, "Access denied", err.Error()))
 		return
 	}
+	f, _ := s.faults.pick(RouteBundleDownload)
+	e.Fault = string(f.Kind)
+	switch f.Kind {
+	case FaultStatus:
+		writeReply(w, injectedStatus(f))
+		return
+	case FaultClose:
+		closeConn(hw, r, false)
+		return
+	case FaultLatency:
+		if !sleep(r.Context(), s.ctx, f.Delay) {
+			closeConn(hw, r, false)
+			return
+		}
+	case FaultTruncate, FaultReset:
+		// Half of this response's bytes, then the connection ends: the
+		// dropped download a client resumes with Range.
+		w = &cutWriter{ResponseWriter: rec}
+		defer func() {
+			_ = http.NewResponseController(hw).Flush()
+			closeConn(hw, r, f.Kind == FaultReset)
+		}()
+	}
+	e.Processed = true
 	j := s.ci.exports.Lookup(link.JobID)
 	if j == nil || j.At(s.Now()).Status != staticexport.Completed {
 		writeReply(w, errorReply(http.StatusNotFound, "No such object"))
@@ -167,6 +194,42 @@ func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
 	// ServeContent handles Range, If-Range and HEAD, and copies the section
 	// through a small buffer: a padded gigabyte is never in memory.
 	http.ServeContent(w, r, "bundle.tar.gz", j.At(s.Now()).UpdatedAt, io.NewSectionReader(bundle, 0, bundle.Size()))
+}
+
+// storageFaultKind reports whether the storage host can apply a fault kind.
+func storageFaultKind(k FaultKind) bool {
+	return k == FaultStatus || k == FaultClose || k == FaultReset || k == FaultTruncate || k == FaultLatency
+}
+
+// cutWriter passes on the first half of the body its Content-Length
+// announces, then refuses to write, which ends http.ServeContent's copy.
+type cutWriter struct {
+	http.ResponseWriter
+	left int64
+	set  bool
+}
+
+var errCut = errors.New("mockserver: download cut by a fault")
+
+func (w *cutWriter) WriteHeader(code int) {
+	if n, err := strconv.ParseInt(w.Header().Get("Content-Length"), 10, 64); err == nil {
+		w.left, w.set = n/2, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *cutWriter) Write(b []byte) (int, error) {
+	if !w.set {
+		return w.ResponseWriter.Write(b) // an error body: whole
+	}
+	if int64(len(b)) > w.left {
+		n, _ := w.ResponseWriter.Write(b[:w.left])
+		w.left -= int64(n)
+		return n, errCut
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.left -= int64(n)
+	return n, err
 }
 
 func itoa64(n int64) string { return string(appendInt(nil, int(n))) }
