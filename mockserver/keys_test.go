@@ -121,3 +121,22 @@ func TestWithKeyRestrictsAKeyInItsOwnOrganization(t *testing.T) {
 	assert.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
 	assert.Equal(t, http.StatusForbidden, h.do("GET", h.visitorsPath(""), "", "Authorization", "Bearer mint_their_key").Status)
 }
+
+func TestKeysSharingAProjectJoinOneOrganization(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithProject("p1", "mint_k1"), mockserver.WithProject("p2", "mint_k2"),
+		mockserver.WithProject("p1", "mint_k3"), mockserver.WithProject("p2", "mint_k3"), mockserver.WithProject("p4", "mint_k4"))
+	for _, c := range []struct {
+		key, project string
+		status       int
+	}{
+		{"mint_k1", "p2", http.StatusAccepted}, // through k3, named on both
+		{"mint_k2", "p1", http.StatusAccepted},
+		{"mint_k4", "p1", http.StatusForbidden},
+		{"mint_k1", "p4", http.StatusForbidden},
+		{"mint_k1", h.s.ProjectID(), http.StatusForbidden},
+	} {
+		r := h.do("POST", "/v1/project/update/"+c.project, "", "Authorization", "Bearer "+c.key)
+		assert.Equal(t, c.status, r.Status, "%s on %s", c.key, c.project)
+	}
+}

@@ -187,7 +187,7 @@ func parseAllow(a string) (netip.Prefix, error) {
 	return netip.PrefixFrom(ip, ip.BitLen()), nil
 }
 
-// checkKey applies a key's own restrictions to a request: expiry (401),
+// check applies a key's own restrictions to a request: expiry (401),
 // then address and scope (403). The messages say which rule refused, as the
 // SDK's error text should.
 func (k *apiKey) check(r *http.Request, now time.Time) (reply, bool) {
