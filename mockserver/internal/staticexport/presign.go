@@ -27,7 +27,7 @@ type Link struct {
 
 const bundlePrefix = "/bundles/"
 
-// Path and query of a link, such as
+// Sign returns the path and query of a presigned link, such as
 // /bundles/se_x/bundle.tar.gz?expires=1700000000&size=1024&signature=....
 func (s *Signer) Sign(l Link) string {
 	path := bundlePrefix + l.JobID + "/bundle.tar.gz"
