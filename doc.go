@@ -1,5 +1,5 @@
 // Package mintlify is a client for the Mintlify API: documentation-editing
-// agent jobs and unique-visitor analytics.
+// agent jobs and the analytics export.
 //
 // A Client addresses one project with an admin key (it starts with "mint_"):
 //
@@ -10,8 +10,19 @@
 //
 // Agent jobs run for minutes: CreateJob starts one, PollJob waits for a
 // terminal status, SendMessage sends a follow-up that makes the job active
-// again. Visitor analytics come in offset pages: GetVisitors reads one page,
-// VisitorPages and Visitors walk them all lazily.
+// again.
+//
+// # Analytics
+//
+// Every analytics list route (visitors, views, searches, feedback,
+// assistant conversations) has the same three shapes: GetViews reads one
+// page, ViewPages walks every page and Views every row, and so on. The
+// walks ask for each route's largest page (all analytics routes share 100
+// requests an hour per organization), fetch lazily, never yield a row twice,
+// and yield a failure once as a *WalkError whose Offset or Cursor resumes
+// the walk. A server that repeats a cursor, says more follow with nothing
+// to follow, or sends nothing new ends the walk with an error after a few
+// requests, and no walk sends more than 1,000 (WithMaxWalkRequests).
 //
 // # Errors
 //
