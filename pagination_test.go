@@ -327,6 +327,16 @@ func TestWalkErrorCarriesResumePoint(t *testing.T) {
 					}
 					return respond(http.StatusOK, route.body(rowRange(perPage*page, perPage), next, more))(req)
 				})
+			// The page iterator stops at the same point, with the same
+			// resume position, as the row iterator below.
+			paged := drainWalk(t, route.pages(context.Background(), c))
+			require.Len(t, paged.errs, 1)
+			assert.Equal(t, 2, paged.items)
+			var pageErr *WalkError
+			require.ErrorAs(t, paged.errs[0], &pageErr)
+			failed = false
+			mt.ZeroCallCounters()
+
 			first := drainWalk(t, route.rows(context.Background(), c))
 			require.Len(t, first.errs, 1)
 			assert.Equal(t, 2*perPage, first.items)
@@ -342,6 +352,9 @@ func TestWalkErrorCarriesResumePoint(t *testing.T) {
 				assert.Contains(t, we.Error(), "at offset 4")
 			}
 			assert.Equal(t, 3, mt.GetTotalCallCount())
+			assert.ErrorIs(t, pageErr, ErrRateLimited)
+			assert.Equal(t, pageErr.Offset, we.Offset)
+			assert.Equal(t, pageErr.Cursor, we.Cursor)
 
 			// Resume: the params carry the error's position.
 			var rest iter.Seq2[any, error]
