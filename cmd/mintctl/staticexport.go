@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -45,7 +46,7 @@ prints it or writes it to step outputs or logs.`,
 				return []output{{"export_id", e.ID}, {"status", string(e.Status)}}
 			}
 			if !f.wait && outFile == "" {
-				return a.reportExport(e, &f, outs(e), false)
+				return a.reportExport(a.stdout, e, &f, outs(e), false)
 			}
 			wctx, cancel := f.waitContext(ctx)
 			defer cancel()
@@ -65,14 +66,20 @@ prints it or writes it to step outputs or logs.`,
 				return err
 			}
 			if done.Status != mintlify.StaticExportCompleted || outFile == "" {
-				return a.reportExport(done, &f, outs(done), true)
+				w := a.stdout
+				if outFile == "-" {
+					// stdout is for the bundle: a script piping it to a file
+					// must not get this text instead.
+					w = a.stderr
+				}
+				return a.reportExport(w, done, &f, outs(done), true)
 			}
 			if err := a.download(wctx, c, done.ID, outFile); err != nil {
 				_ = a.writeOutputs(outs(done)...)
 				return err
 			}
 			if outFile != "-" {
-				return a.reportExport(done, &f, append(outs(done), output{"bundle_file", outFile}), true)
+				return a.reportExport(a.stdout, done, &f, append(outs(done), output{"bundle_file", outFile}), true)
 			}
 			return a.writeOutputs(outs(done)...)
 		},
@@ -119,11 +126,11 @@ func (a *app) download(ctx context.Context, c *mintlify.Client, id, path string)
 	return nil
 }
 
-// reportExport prints the export and turns a failure into exit code 3.
-func (a *app) reportExport(e *mintlify.StaticExport, f *waitFlags, outs []output, waited bool) error {
+// reportExport prints the export to w and turns a failure into exit code 3.
+func (a *app) reportExport(w io.Writer, e *mintlify.StaticExport, f *waitFlags, outs []output, waited bool) error {
 	var err error
 	if f.json {
-		err = printJSON(a.stdout, struct {
+		err = printJSON(w, struct {
 			JobID     string  `json:"jobId"`
 			Status    string  `json:"status"`
 			Progress  float64 `json:"progress"`
@@ -133,9 +140,9 @@ func (a *app) reportExport(e *mintlify.StaticExport, f *waitFlags, outs []output
 			Error     *string `json:"error"`
 		}{e.ID, string(e.Status), e.Progress, e.PageCount, jsonValue(e.CreatedAt), jsonValue(e.UpdatedAt), nullable(e.Error)})
 	} else {
-		_, err = fmt.Fprintf(a.stdout, "static export %s %s: %.0f%%, %d pages\n", e.ID, e.Status, e.Progress, e.PageCount)
+		_, err = fmt.Fprintf(w, "static export %s %s: %.0f%%, %d pages\n", e.ID, e.Status, e.Progress, e.PageCount)
 		if err == nil && e.Error != "" {
-			_, err = fmt.Fprintf(a.stdout, "error: %s\n", e.Error)
+			_, err = fmt.Fprintf(w, "error: %s\n", e.Error)
 		}
 	}
 	if err != nil {
