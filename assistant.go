@@ -3,6 +3,8 @@ package mintlify
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
+	"hash/maphash"
 	"iter"
 	"net/http"
 	"net/url"
@@ -130,14 +132,26 @@ func (r *wireConversation) turn() Conversation {
 	}
 }
 
-// turnKey identifies a turn: its thread's ID and when it was asked. The
-// ID alone is shared by every turn of a thread.
-type turnKey struct {
-	id string
-	at time.Time
+// turnKey is a turn's identity: its thread's ID and when it was asked (the
+// ID alone is shared by every turn of a thread), as one instant whatever
+// offset the time was written with; for a time the SDK could not read, its
+// query and response too.
+func turnKey(seed maphash.Seed, r Conversation) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(r.ID)
+	var at [8]byte
+	binary.LittleEndian.PutUint64(at[:], uint64(r.Timestamp.UnixNano()))
+	_, _ = h.Write(at[:])
+	if r.Timestamp.IsZero() {
+		// A time the SDK could not read: the text tells turns apart.
+		h.WriteString(r.Query)
+		h.WriteString(r.Response)
+	}
+	return h.Sum64()
 }
 
-var conversationsPager = &pager[wireConversationsPage, ConversationsPage, Conversation, turnKey]{
+var conversationsPager = &pager[wireConversationsPage, ConversationsPage, Conversation]{
 	path:        analyticsPath + "assistant",
 	cursorPaged: true,
 	page: func(w *wireConversationsPage) *ConversationsPage {
@@ -149,8 +163,7 @@ var conversationsPager = &pager[wireConversationsPage, ConversationsPage, Conver
 	},
 	rows: func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
 	next: func(p *ConversationsPage) (string, bool) { return p.NextCursor, p.HasMore },
-	// UTC: the same instant written with two offsets is one key.
-	key: func(r Conversation) turnKey { return turnKey{r.ID, r.Timestamp.UTC()} },
+	key:  turnKey,
 }
 
 // GetConversations reads one page of assistant conversation turns (GET

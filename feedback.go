@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"hash/maphash"
 	"iter"
 	"net/http"
 	"slices"
@@ -178,7 +179,7 @@ func rawString(raw json.RawMessage) string {
 	return s
 }
 
-var feedbackPager = &pager[wireFeedbackPage, FeedbackPage, Feedback, string]{
+var feedbackPager = &pager[wireFeedbackPage, FeedbackPage, Feedback]{
 	path:        analyticsPath + "feedback",
 	cursorPaged: true,
 	page: func(w *wireFeedbackPage) *FeedbackPage {
@@ -190,7 +191,7 @@ var feedbackPager = &pager[wireFeedbackPage, FeedbackPage, Feedback, string]{
 	},
 	rows: func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
 	next: func(p *FeedbackPage) (string, bool) { return p.NextCursor, p.HasMore },
-	key:  func(r Feedback) string { return r.ID },
+	key:  func(seed maphash.Seed, r Feedback) uint64 { return hashString(seed, r.ID) },
 }
 
 // GetFeedback reads one page of feedback entries (GET

@@ -26,6 +26,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"math"
 	"net/http"
@@ -108,8 +109,8 @@ func (e *WalkError) Error() string {
 func (e *WalkError) Unwrap() error { return e.Err }
 
 // pager describes one list route to the walker: W is its wire answer, P
-// the page users see, R a row, K a row's identity.
-type pager[W, P, R any, K comparable] struct {
+// the page users see, R a row.
+type pager[W, P, R any] struct {
 	path string
 	// cursorPaged routes follow next's cursor; offset routes add the rows
 	// received to the offset.
@@ -119,11 +120,13 @@ type pager[W, P, R any, K comparable] struct {
 	// next says whether more pages follow, and from which cursor ("" on
 	// offset routes).
 	next func(*P) (cursor string, more bool)
-	key  func(R) K
+	// key is a row's identity, hashed with the walk's seed (see
+	// recentKeys).
+	key func(maphash.Seed, R) uint64
 }
 
 // get sends one page request: the shared parameters q plus the position.
-func (pg *pager[W, P, R, K]) get(ctx context.Context, c *Client, q string, at position) (*P, error) {
+func (pg *pager[W, P, R]) get(ctx context.Context, c *Client, q string, at position) (*P, error) {
 	w, err := send[W](ctx, c, request{method: http.MethodGet, path: pg.path, query: at.appendTo(q)})
 	if err != nil {
 		return nil, err
@@ -133,7 +136,7 @@ func (pg *pager[W, P, R, K]) get(ctx context.Context, c *Client, q string, at po
 
 // pages walks the route from start with the encoded parameters q. invalid,
 // when set, is yielded before any request.
-func (pg *pager[W, P, R, K]) pages(ctx context.Context, c *Client, q string, start position, invalid error) iter.Seq2[*P, error] {
+func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start position, invalid error) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
 		if invalid == nil && ctx == nil {
 			invalid = invalidf("nil context")
@@ -144,12 +147,12 @@ func (pg *pager[W, P, R, K]) pages(ctx context.Context, c *Client, q string, sta
 		}
 		at := start
 		fail := func(err error) { yield(nil, &WalkError{Offset: at.offset, Cursor: at.cursor, Err: err}) }
-		seen := newRecentKeys[K](dedupWindow)
-		var cursors *recentKeys[string]
+		seen := newRecentKeys(dedupWindow)
+		var cursors *recentKeys
 		if pg.cursorPaged {
-			cursors = newRecentKeys[string](cursorWindow)
+			cursors = newRecentKeys(cursorWindow)
 			if at.cursor != "" {
-				cursors.check(at.cursor)
+				cursors.check(maphash.String(cursors.seed, at.cursor))
 			}
 		}
 		limit, stalled := c.walkCap(), 0
@@ -178,7 +181,7 @@ func (pg *pager[W, P, R, K]) pages(ctx context.Context, c *Client, q string, sta
 			case pg.cursorPaged && cursor == "":
 				fail(errors.New("the page says more follow but gives no cursor"))
 				return
-			case pg.cursorPaged && cursors.check(cursor):
+			case pg.cursorPaged && cursors.check(maphash.String(cursors.seed, cursor)):
 				at.cursor = cursor
 				fail(errors.New("the server sent a cursor this walk already followed"))
 				return
@@ -203,7 +206,7 @@ func (pg *pager[W, P, R, K]) pages(ctx context.Context, c *Client, q string, sta
 	}
 }
 
-func (pg *pager[W, P, R, K]) positionName() string {
+func (pg *pager[W, P, R]) positionName() string {
 	if pg.cursorPaged {
 		return "cursor"
 	}
@@ -212,10 +215,10 @@ func (pg *pager[W, P, R, K]) positionName() string {
 
 // dropSeen removes from *rows, in place, the rows whose key was seen, and
 // remembers the others. It returns how many are left.
-func dropSeen[R any, K comparable](rows *[]R, seen *recentKeys[K], key func(R) K) int {
+func dropSeen[R any](rows *[]R, seen *recentKeys, key func(maphash.Seed, R) uint64) int {
 	kept := (*rows)[:0]
 	for _, r := range *rows {
-		if !seen.check(key(r)) {
+		if !seen.check(key(seen.seed, r)) {
 			kept = append(kept, r)
 		}
 	}
@@ -243,31 +246,40 @@ func rowsOf[P, R any](pages iter.Seq2[*P, error], rows func(*P) *[]R) iter.Seq2[
 }
 
 // recentKeys remembers the last size keys it was asked about, in a map
-// indexed by a ring: memory stays flat however long the walk.
-type recentKeys[K comparable] struct {
-	set  map[K]struct{}
-	ring []K // ring[next] is the oldest once full
+// indexed by a ring. Keys are 64-bit hashes with a seed of the walk's own,
+// so memory stays flat however long the walk and however long the keys a
+// server sends; two different keys of one walk collide with a chance of
+// about one in ten billion even over a million rows, and no server can
+// aim at that.
+type recentKeys struct {
+	seed maphash.Seed
+	set  map[uint64]struct{}
+	ring []uint64 // ring[next] is the oldest once full
 	next int
 }
 
-func newRecentKeys[K comparable](size int) *recentKeys[K] {
-	return &recentKeys[K]{set: make(map[K]struct{}, size), ring: make([]K, 0, size)}
+func newRecentKeys(size int) *recentKeys {
+	return &recentKeys{seed: maphash.MakeSeed(), set: make(map[uint64]struct{}, size), ring: make([]uint64, 0, size)}
 }
 
-// check reports whether k is among the remembered keys, and remembers it.
-func (r *recentKeys[K]) check(k K) bool {
+// check reports whether the key hashed to h is among the remembered keys,
+// and remembers it.
+func (r *recentKeys) check(h uint64) bool {
 	// One map operation for the common case, a new key: insert, and see
 	// whether the map grew.
 	n := len(r.set)
-	if r.set[k] = struct{}{}; len(r.set) == n {
+	if r.set[h] = struct{}{}; len(r.set) == n {
 		return true
 	}
 	if len(r.ring) < cap(r.ring) {
-		r.ring = append(r.ring, k)
+		r.ring = append(r.ring, h)
 	} else {
 		delete(r.set, r.ring[r.next])
-		r.ring[r.next] = k
+		r.ring[r.next] = h
 		r.next = (r.next + 1) % len(r.ring)
 	}
 	return false
 }
+
+// hashString is the key of a row identified by one string.
+func hashString(seed maphash.Seed, s string) uint64 { return maphash.String(seed, s) }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -491,8 +492,8 @@ func TestWalkErrorText(t *testing.T) {
 }
 
 func TestRecentKeysWindow(t *testing.T) {
-	r := newRecentKeys[string](3)
-	key := func(i int) string { return fmt.Sprint("/p", i) }
+	r := newRecentKeys(3)
+	key := func(i int) uint64 { return hashString(r.seed, fmt.Sprint("/p", i)) }
 	for i := range 10 {
 		assert.False(t, r.check(key(i)), "first sight of %d", i)
 		// The last size keys are remembered...
@@ -506,10 +507,10 @@ func TestRecentKeysWindow(t *testing.T) {
 }
 
 func TestRecentKeysSteadyStateDoesNotAllocate(t *testing.T) {
-	r := newRecentKeys[string](100)
-	keys := make([]string, 1000)
+	r := newRecentKeys(100)
+	keys := make([]uint64, 1000)
 	for i := range keys {
-		keys[i] = fmt.Sprint("/p", i)
+		keys[i] = hashString(r.seed, fmt.Sprint("/p", i))
 	}
 	for _, k := range keys[:300] {
 		r.check(k)
@@ -520,4 +521,21 @@ func TestRecentKeysSteadyStateDoesNotAllocate(t *testing.T) {
 		i++
 	})
 	assert.Zero(t, allocs)
+}
+
+func TestTurnKey(t *testing.T) {
+	seed := newRecentKeys(1).seed
+	at := time.Date(2025, 1, 3, 10, 0, 0, 0, time.UTC)
+	turn := Conversation{ID: "01JH5Y3V2ZQ8K4M6N7P9R0S1T2", Timestamp: at, Query: "q1"}
+	later := turn
+	later.Timestamp = at.Add(time.Minute)
+	elsewhere := turn
+	elsewhere.Timestamp = at.In(time.FixedZone("UTC+2", 7200))
+	assert.NotEqual(t, turnKey(seed, turn), turnKey(seed, later), "turns of one thread differ by time")
+	assert.Equal(t, turnKey(seed, turn), turnKey(seed, elsewhere), "one instant, whatever its offset")
+
+	unread, other := turn, turn
+	unread.Timestamp, other.Timestamp = time.Time{}, time.Time{}
+	other.Query = "q2"
+	assert.NotEqual(t, turnKey(seed, unread), turnKey(seed, other), "unreadable times: the text tells turns apart")
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"hash/maphash"
 	"iter"
 	"time"
 )
@@ -104,7 +105,7 @@ func (w *wireSearchesPage) check() error {
 	return c.err
 }
 
-var searchesPager = &pager[wireSearchesPage, SearchesPage, SearchTerm, string]{
+var searchesPager = &pager[wireSearchesPage, SearchesPage, SearchTerm]{
 	path:        analyticsPath + "searches",
 	cursorPaged: true,
 	page: func(w *wireSearchesPage) *SearchesPage {
@@ -113,7 +114,7 @@ var searchesPager = &pager[wireSearchesPage, SearchesPage, SearchTerm, string]{
 	rows: func(p *SearchesPage) *[]SearchTerm { return &p.Searches },
 	// The route has no hasMore: a null (or empty) nextCursor ends it.
 	next: func(p *SearchesPage) (string, bool) { return p.NextCursor, p.NextCursor != "" },
-	key:  func(r SearchTerm) string { return r.Query },
+	key:  func(seed maphash.Seed, r SearchTerm) uint64 { return hashString(seed, r.Query) },
 }
 
 // GetSearches reads one page of search terms, by hits descending (GET

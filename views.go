@@ -3,6 +3,7 @@ package mintlify
 import (
 	"cmp"
 	"context"
+	"hash/maphash"
 	"iter"
 	"time"
 )
@@ -76,7 +77,7 @@ func (r *viewRows) UnmarshalJSON(b []byte) error {
 	})
 }
 
-var viewsPager = &pager[wireViewsPage, ViewsPage, PathViews, string]{
+var viewsPager = &pager[wireViewsPage, ViewsPage, PathViews]{
 	path: analyticsPath + "views",
 	page: func(w *wireViewsPage) *ViewsPage {
 		t := w.Totals
@@ -84,7 +85,7 @@ var viewsPager = &pager[wireViewsPage, ViewsPage, PathViews, string]{
 	},
 	rows: func(p *ViewsPage) *[]PathViews { return &p.Views },
 	next: func(p *ViewsPage) (string, bool) { return "", p.HasMore },
-	key:  func(r PathViews) string { return r.Path },
+	key:  func(seed maphash.Seed, r PathViews) uint64 { return hashString(seed, r.Path) },
 }
 
 // GetViews reads one page of view events per path, with the site-wide

@@ -3,6 +3,7 @@ package mintlify
 import (
 	"cmp"
 	"context"
+	"hash/maphash"
 	"iter"
 	"time"
 )
@@ -80,7 +81,7 @@ func (r *visitorRows) UnmarshalJSON(b []byte) error {
 	return decodeRows((*[]PathVisitors)(r), b, decodePathCounts)
 }
 
-var visitorsPager = &pager[wireVisitorsPage, VisitorsPage, PathVisitors, string]{
+var visitorsPager = &pager[wireVisitorsPage, VisitorsPage, PathVisitors]{
 	path: analyticsPath + "visitors",
 	page: func(w *wireVisitorsPage) *VisitorsPage {
 		t := w.Totals
@@ -88,7 +89,7 @@ var visitorsPager = &pager[wireVisitorsPage, VisitorsPage, PathVisitors, string]
 	},
 	rows: func(p *VisitorsPage) *[]PathVisitors { return &p.Visitors },
 	next: func(p *VisitorsPage) (string, bool) { return "", p.HasMore },
-	key:  func(r PathVisitors) string { return r.Path },
+	key:  func(seed maphash.Seed, r PathVisitors) uint64 { return hashString(seed, r.Path) },
 }
 
 // GetVisitors reads one page of distinct visitors per path, with the
