@@ -4,10 +4,14 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/jarcoal/httpmock"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -132,42 +136,55 @@ func TestAnalyticsMalformedAnswers(t *testing.T) {
 	const entry = `{"id":"f1","path":"/a","comment":null,"createdAt":null,"source":"agent","status":"pending"}`
 	const turn = `{"id":"01HZY6J0V7Q4N2M8K3D5F9G1B0","timestamp":"2025-01-01T00:00:00Z","query":"q","response":"r",` +
 		`"sources":[],"resolutionStatus":"answered","queryCategory":null,"pageUrl":null}`
-	cases := []struct{ route, body string }{}
+	type malformed struct {
+		route, body string
+		// schemaValid marks an answer the schema allows but the SDK
+		// refuses: a whole count too large for an int.
+		schemaValid bool
+	}
+	cases := []malformed{}
 	for route := range calls {
 		for _, body := range []string{`{}`, `null`, `[]`, `"ok"`, `{"error":"oops"}`} {
-			cases = append(cases, struct{ route, body string }{route, body})
+			cases = append(cases, malformed{route, body, false})
 		}
 	}
-	more := []struct{ route, body string }{
-		{"visitors", `{"totals":{"human":1,"ai":1,"total":1},"visitors":[` + row + `]}`},                              // no hasMore
-		{"visitors", `{"totals":{"human":1,"ai":1},"visitors":[],"hasMore":false}`},                                   // totals.total
-		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":null,"hasMore":false}`},                             // views null
-		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":[{"path":"/a","human":1,"ai":0}],"hasMore":false}`}, // row total
-		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":[{"path":"/a","human":1.5,"ai":0,"total":1}],"hasMore":false}`},
-		{"views", `{"totals":{"human":"1","ai":1,"total":1},"views":[],"hasMore":false}`},
-		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":[{"path":null,"human":1,"ai":0,"total":1}],"hasMore":false}`},
-		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":[],"hasMore":"no"}`},
-		{"searches", `{"searches":[` + search + `],"totalSearches":3}`}, // nextCursor absent (it is required, nullable)
-		{"searches", `{"searches":[` + search + `],"totalSearches":3.5,"nextCursor":null}`},
-		{"searches", `{"searches":[{"searchQuery":"q","hits":3,"ctr":0.5,"lastSearchedAt":"x"}],"totalSearches":3,"nextCursor":null}`},
-		{"searches", `{"searches":[{"searchQuery":"q","hits":3,"ctr":"0.5","topClickedPage":null,"lastSearchedAt":"x"}],"totalSearches":3,"nextCursor":null}`},
-		{"feedback", `{"feedback":[` + entry + `],"nextCursor":null}`},
-		{"feedback", `{"feedback":[{"id":"f1","path":"/a","createdAt":null,"source":"agent","status":"pending"}],"nextCursor":null,"hasMore":false}`},
-		{"feedback", `{"feedback":[{"id":null,"path":"/a","comment":null,"createdAt":null,"source":"agent","status":"pending"}],"nextCursor":null,"hasMore":false}`},
-		{"feedback/by-page", `{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":0,"code":0}],"hasMore":false}`},
-		{"assistant", `{"conversations":[` + turn + `],"hasMore":false}`},
-		{"assistant", `{"conversations":[{"id":"x","timestamp":"t","query":"q","response":"r","resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`},
-		{"assistant", `{"conversations":[{"id":"x","timestamp":"t","query":"q","response":"r","sources":[{"title":"t"}],"resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`},
-		{"assistant/threads/01HZY6J0V7Q4N2M8K3D5F9G1B0", `{"threadId":"01HZY6J0V7Q4N2M8K3D5F9G1B0","createdAt":"2025-01-01"}`},
-		{"assistant/threads/01HZY6J0V7Q4N2M8K3D5F9G1B0", `{"threadId":"x","createdAt":"2025-01-01","messages":[{"id":"m","role":"user","content":"c"}]}`},
-		{"assistant/caller-stats", `{"web":1,"api":2,"other":3}`},
-		{"assistant/caller-stats", `{"web":1,"api":2,"other":3,"total":6.25}`},
-		{"assistant/caller-stats", `{"web":1,"api":2,"other":3,"total":1e300}`},
+	more := []malformed{
+		{"visitors", `{"totals":{"human":1,"ai":1,"total":1},"visitors":[` + row + `]}`, false},                              // no hasMore
+		{"visitors", `{"totals":{"human":1,"ai":1},"visitors":[],"hasMore":false}`, false},                                   // totals.total
+		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":null,"hasMore":false}`, false},                             // views null
+		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":[{"path":"/a","human":1,"ai":0}],"hasMore":false}`, false}, // row total
+		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":[{"path":"/a","human":1.5,"ai":0,"total":1}],"hasMore":false}`, false},
+		{"views", `{"totals":{"human":"1","ai":1,"total":1},"views":[],"hasMore":false}`, false},
+		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":[{"path":null,"human":1,"ai":0,"total":1}],"hasMore":false}`, false},
+		{"views", `{"totals":{"human":1,"ai":1,"total":1},"views":[],"hasMore":"no"}`, false},
+		{"searches", `{"searches":[` + search + `],"totalSearches":3}`, false}, // nextCursor absent (it is required, nullable)
+		{"searches", `{"searches":[` + search + `],"totalSearches":3.5,"nextCursor":null}`, false},
+		{"searches", `{"searches":[{"searchQuery":"q","hits":3,"ctr":0.5,"lastSearchedAt":"x"}],"totalSearches":3,"nextCursor":null}`, false},
+		{"searches", `{"searches":[{"searchQuery":"q","hits":3,"ctr":"0.5","topClickedPage":null,"lastSearchedAt":"x"}],"totalSearches":3,"nextCursor":null}`, false},
+		{"feedback", `{"feedback":[` + entry + `],"nextCursor":null}`, false},
+		{"feedback", `{"feedback":[{"id":"f1","path":"/a","createdAt":null,"source":"agent","status":"pending"}],"nextCursor":null,"hasMore":false}`, false},
+		{"feedback", `{"feedback":[{"id":null,"path":"/a","comment":null,"createdAt":null,"source":"agent","status":"pending"}],"nextCursor":null,"hasMore":false}`, false},
+		{"feedback/by-page", `{"feedback":[{"path":"/a","thumbsUp":1,"thumbsDown":0,"code":0}],"hasMore":false}`, false},
+		{"assistant", `{"conversations":[` + turn + `],"hasMore":false}`, false},
+		{"assistant", `{"conversations":[{"id":"x","timestamp":"t","query":"q","response":"r","resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`, false},
+		{"assistant", `{"conversations":[{"id":"x","timestamp":"t","query":"q","response":"r","sources":[{"title":"t"}],"resolutionStatus":"answered","queryCategory":null,"pageUrl":null}],"nextCursor":null,"hasMore":false}`, false},
+		{"assistant/threads/01HZY6J0V7Q4N2M8K3D5F9G1B0", `{"threadId":"01HZY6J0V7Q4N2M8K3D5F9G1B0","createdAt":"2025-01-01"}`, false},
+		{"assistant/threads/01HZY6J0V7Q4N2M8K3D5F9G1B0", `{"threadId":"x","createdAt":"2025-01-01","messages":[{"id":"m","role":"user","content":"c"}]}`, false},
+		{"assistant/caller-stats", `{"web":1,"api":2,"other":3}`, false},
+		{"assistant/caller-stats", `{"web":1,"api":2,"other":3,"total":6.25}`, false},
+		{"assistant/caller-stats", `{"web":1,"api":2,"other":3,"total":1e300}`, true},
 	}
 	cases = append(cases, more...)
 	for _, tc := range cases {
 		t.Run(tc.route+" "+tc.body, func(t *testing.T) {
 			t.Parallel()
+			// The project's schema of the vendor answer agrees: these are
+			// not the documented object.
+			if schemaErr := validateAnswer(t, tc.route, tc.body); tc.schemaValid {
+				require.NoError(t, schemaErr)
+			} else {
+				require.Error(t, schemaErr, "the schema accepts it: not a malformed answer")
+			}
 			c, mock := newVisitorsClient(t, mintlify.WithMaxRetries(0))
 			(&routeRecorder{}).register(mock, tc.route, tc.body)
 			err := calls[tc.route](c)
@@ -183,4 +200,43 @@ func respondJSON(body string) *http.Response {
 	resp := httpmock.NewStringResponse(http.StatusOK, body)
 	resp.Header.Set("Content-Type", "application/json")
 	return resp
+}
+
+// The project's JSON Schemas of the vendor answers, written from the
+// vendor documents (shared with the mock server's tests).
+var (
+	answerSchemasOnce sync.Once
+	answerSchemas     map[string]*jsonschema.Schema
+	answerSchemasErr  error
+)
+
+// validateAnswer checks body against the schema of route's answer.
+func validateAnswer(t *testing.T, route, body string) error {
+	t.Helper()
+	answerSchemasOnce.Do(func() {
+		c := jsonschema.NewCompiler()
+		answerSchemas = map[string]*jsonschema.Schema{}
+		for _, name := range []string{"visitors", "views", "searches", "feedback", "feedback-by-page", "assistant", "thread", "caller-stats"} {
+			s, err := c.Compile(filepath.Join("mockserver", "testdata", "schema", name+".json"))
+			if err != nil {
+				answerSchemasErr = err
+				return
+			}
+			answerSchemas[name] = s
+		}
+	})
+	require.NoError(t, answerSchemasErr)
+	name := map[string]string{"feedback/by-page": "feedback-by-page", "assistant/caller-stats": "caller-stats"}[route]
+	switch {
+	case name != "":
+	case strings.HasPrefix(route, "assistant/threads/"):
+		name = "thread"
+	default:
+		name = route
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	return answerSchemas[name].Validate(doc)
 }
