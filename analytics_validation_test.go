@@ -146,3 +146,43 @@ func TestAnalyticsLimitBoundsAreAccepted(t *testing.T) {
 		assert.NotErrorIs(t, err, mintlify.ErrInvalidInput, "conversations %d", n)
 	}
 }
+
+// TestIteratorsDefaultToTheLargestPage: Limit 0 in a walk asks for the
+// route's largest page, the fewest requests of the hourly quota; GetX
+// with Limit 0 sends none.
+func TestIteratorsDefaultToTheLargestPage(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		route, body, limit string
+		walk               func(c *mintlify.Client) []error
+		get                func(c *mintlify.Client) error
+	}{
+		{"searches", `{"searches":[],"totalSearches":0,"nextCursor":null}`, "100",
+			func(c *mintlify.Client) []error { return countErrs(c.Searches(ctx, mintlify.SearchesParams{})) },
+			func(c *mintlify.Client) error { _, err := c.GetSearches(ctx, mintlify.SearchesParams{}); return err }},
+		{"feedback", `{"feedback":[],"nextCursor":null,"hasMore":false}`, "100",
+			func(c *mintlify.Client) []error { return countErrs(c.FeedbackPages(ctx, mintlify.FeedbackParams{})) },
+			func(c *mintlify.Client) error { _, err := c.GetFeedback(ctx, mintlify.FeedbackParams{}); return err }},
+		{"assistant", `{"conversations":[],"nextCursor":null,"hasMore":false}`, "1000",
+			func(c *mintlify.Client) []error {
+				return countErrs(c.ConversationPages(ctx, mintlify.ConversationsParams{}))
+			},
+			func(c *mintlify.Client) error {
+				_, err := c.GetConversations(ctx, mintlify.ConversationsParams{})
+				return err
+			}},
+		{"views", `{"totals":{"human":0,"ai":0,"total":0},"views":[],"hasMore":false}`, "250",
+			func(c *mintlify.Client) []error { return countErrs(c.Views(ctx, mintlify.ViewsParams{})) },
+			func(c *mintlify.Client) error { _, err := c.GetViews(ctx, mintlify.ViewsParams{}); return err }},
+	} {
+		c, mock := newVisitorsClient(t)
+		rec := &routeRecorder{}
+		rec.register(mock, tc.route, tc.body)
+		assert.Empty(t, tc.walk(c), tc.route)
+		require.NoError(t, tc.get(c), tc.route)
+		require.Len(t, rec.urls, 2, tc.route)
+		assert.Equal(t, "limit="+tc.limit, rec.urls[0].RawQuery, "%s walk", tc.route)
+		assert.Equal(t, "", rec.urls[1].RawQuery, "%s GetX", tc.route)
+	}
+}
