@@ -61,6 +61,7 @@ func TestScripts(t *testing.T) {
 			},
 			"lines":      cmdLines,
 			"setjson":    cmdSetJSON,
+			"nofaults":   func(ts *testscript.TestScript, neg bool, args []string) { scriptServer(ts).ClearFaults() },
 			"automation": cmdAutomation,
 			"mockdeploy": cmdMockDeploy,
 			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
