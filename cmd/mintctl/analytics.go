@@ -229,7 +229,7 @@ longer changes, so a resumed export equals an uninterrupted one.`,
 	for _, r := range analyticsRoutes() {
 		cmd.AddCommand(a.exportCommand(r))
 	}
-	cmd.AddCommand(a.extraAnalyticsCommands()...)
+	cmd.AddCommand(a.threadCommand())
 	return group(cmd)
 }
 

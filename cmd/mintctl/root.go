@@ -131,8 +131,8 @@ Exit codes:
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &codeError{exitUsage, err}
 	})
-	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.mockCommand())
-	root.AddCommand(a.extraCommands()...)
+	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.deployCommand(), a.previewCommand(),
+		a.automationCommand(), a.staticExportCommand(), a.mockCommand())
 	return root
 }
 
