@@ -112,11 +112,14 @@ func analyticsRoutes() []analyticsRoute {
 		},
 		{
 			name:    "feedback-by-page",
-			short:   "Feedback counts per path (one request: --limit paths, at most 100)",
+			short:   "Feedback counts per path (one request: up to --limit paths, default and at most 100)",
 			paging:  noPaging,
 			filters: true,
 			columns: []column{{name: "path"}, {name: "thumbsUp"}, {name: "thumbsDown"}, {name: "code"}, {name: "total"}},
 			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
+				if p.limit == 0 {
+					p.limit = maxFeedbackByPage // the route has no paging: ask for all it gives
+				}
 				return func(yield func([]any, error) bool) {
 					page, err := c.GetFeedbackByPage(ctx, mintlify.FeedbackByPageParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit,
 						Source: mintlify.FeedbackSource(p.source), Statuses: feedbackStatuses(p.statuses)})
@@ -170,6 +173,9 @@ func analyticsRoutes() []analyticsRoute {
 		},
 	}
 }
+
+// maxFeedbackByPage is the most paths the by-page route answers.
+const maxFeedbackByPage = 100
 
 func feedbackStatuses(s []string) []mintlify.FeedbackStatus {
 	out := make([]mintlify.FeedbackStatus, len(s))

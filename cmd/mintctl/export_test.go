@@ -73,7 +73,7 @@ func TestExportEqualsTheSDKWalk(t *testing.T) {
 		{route: "feedback", flags: []string{"--source", "code_snippet"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
 			return rowsAsAny(c.Feedback(ctx, mintlify.FeedbackParams{DateFrom: from, DateTo: to, Source: mintlify.FeedbackCodeSnippet}))
 		}},
-		{route: "feedback-by-page", flags: []string{"--limit", "100", "--source", "contextual"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
+		{route: "feedback-by-page", flags: []string{"--source", "contextual"}, walk: func(ctx context.Context, c *mintlify.Client) iter.Seq2[any, error] {
 			return func(yield func(any, error) bool) {
 				page, err := c.GetFeedbackByPage(ctx, mintlify.FeedbackByPageParams{DateFrom: from, DateTo: to, Limit: 100, Source: mintlify.FeedbackContextual})
 				if err != nil {
