@@ -42,6 +42,8 @@ type exportParams struct {
 	cursor   string
 	source   string
 	statuses []string
+	// warn tells the user something about the rows (on stderr).
+	warn func(format string, args ...any)
 }
 
 // analyticsRoute is one analytics export: its flags, its columns and its
@@ -126,6 +128,9 @@ func analyticsRoutes() []analyticsRoute {
 					if err != nil {
 						yield(nil, err)
 						return
+					}
+					if page.HasMore {
+						p.warn("mintctl: more paths have feedback than the %d exported (the route has no paging)", p.limit)
 					}
 					for _, r := range page.Pages {
 						if !yield([]any{r.Path, r.ThumbsUp, r.ThumbsDown, r.Code, r.Total}, nil) {
@@ -354,6 +359,7 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 	if err != nil {
 		return err
 	}
+	p.warn = func(format string, args ...any) { fmt.Fprintf(a.stderr, format+"\n", args...) }
 	c, err := a.client()
 	if err != nil {
 		return err
