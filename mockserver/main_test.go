@@ -17,7 +17,19 @@ import (
 // TestMain fails the run if any test leaves a goroutine behind: Close must
 // leave nothing running.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(closingSeeded{m})
+}
+
+// closingSeeded closes the benchmarks' shared seeded server after the run,
+// before goleak looks.
+type closingSeeded struct{ m *testing.M }
+
+func (c closingSeeded) Run() int {
+	code := c.m.Run()
+	if seeded != nil {
+		seeded.Close()
+	}
+	return code
 }
 
 // epoch is where fake clocks start in these tests.
