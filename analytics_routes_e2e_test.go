@@ -287,3 +287,73 @@ func TestAnalyticsE2ESingleAnswers(t *testing.T) {
 	_, err = c.GetThread(ctx, "01ARZ3NDEKTSV4RRFFQ69G5FAV")
 	assert.ErrorIs(t, err, mintlify.ErrNotFound)
 }
+
+// TestAnalyticsE2EResumeAfterQuota: the mock's hourly quota stops a walk
+// mid-way; each time, a new walk from the WalkError's Offset or Cursor, an
+// hour later, carries on. The pieces together are the whole export, each
+// row once: for an offset route and for a cursor route.
+func TestAnalyticsE2EResumeAfterQuota(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))
+	srv := mockserver.Start(t, mockserver.WithClock(clock), mockserver.WithSeed(3000),
+		mockserver.WithAnalyticsRateLimit(3, time.Hour))
+	c, err := mintlify.NewClient(mintlify.WithAPIKey(srv.APIKey()), mintlify.WithProjectID(srv.ProjectID()),
+		mintlify.WithBaseURL(srv.URL()), mintlify.WithRetryWait(time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	ctx := context.Background()
+
+	// walkInPieces resumes walk until it ends, and returns every row.
+	walkInPieces := func(t *testing.T, walk func(we *mintlify.WalkError) iter.Seq2[any, error]) (rows []any, stops int) {
+		var resume *mintlify.WalkError
+		for piece := 0; ; piece++ {
+			require.Less(t, piece, 100, "the export ends")
+			var stopped *mintlify.WalkError
+			for row, err := range walk(resume) {
+				if err != nil {
+					require.ErrorIs(t, err, mintlify.ErrRateLimited)
+					require.ErrorAs(t, err, &stopped)
+					break
+				}
+				rows = append(rows, normalizeTimes(row))
+			}
+			if stopped == nil {
+				return rows, stops
+			}
+			stops++
+			resume = stopped
+			clock.Advance(time.Hour) // the quota comes back
+		}
+	}
+	// The same export in pieces of 10 rows a page and of the largest page
+	// (which takes fewer hours).
+	views := func(limit int) func(we *mintlify.WalkError) iter.Seq2[any, error] {
+		return func(we *mintlify.WalkError) iter.Seq2[any, error] {
+			p := mintlify.ViewsParams{Limit: limit}
+			if we != nil {
+				p.Offset = we.Offset
+			}
+			return erase(c.Views(ctx, p))
+		}
+	}
+	searches := func(limit int) func(we *mintlify.WalkError) iter.Seq2[any, error] {
+		return func(we *mintlify.WalkError) iter.Seq2[any, error] {
+			p := mintlify.SearchesParams{Limit: limit}
+			if we != nil {
+				p.Cursor = we.Cursor
+			}
+			return erase(c.Searches(ctx, p))
+		}
+	}
+	for name, walk := range map[string]func(int) func(*mintlify.WalkError) iter.Seq2[any, error]{
+		"views by offset": views, "searches by cursor": searches,
+	} {
+		t.Run(name, func(t *testing.T) {
+			small, stops := walkInPieces(t, walk(10))
+			assert.Greater(t, stops, 1, "the walk stopped and resumed more than once")
+			clock.Advance(time.Hour)
+			large, _ := walkInPieces(t, walk(0))
+			require.NotEmpty(t, large)
+			assert.Equal(t, large, small)
+		})
+	}
+}
