@@ -137,12 +137,12 @@ func (b *exportBar) add(rows, pages, requests int) {
 }
 
 func (b *exportBar) describe() string {
-	return fmt.Sprintf("%s: %d rows, %d pages, requests of the hourly %d:", b.route, b.rows, b.pages, analyticsQuota)
+	return fmt.Sprintf("%s: %s, %s, requests of the hourly %d:", b.route, count(b.rows, "row"), count(b.pages, "page"), analyticsQuota)
 }
 
 func (b *exportBar) line() string {
-	return fmt.Sprintf("%s: %d rows, %d pages, %d of %d hourly requests (%s)",
-		b.route, b.rows, b.pages, b.requests, analyticsQuota, time.Since(b.start).Round(time.Second))
+	return fmt.Sprintf("%s: %s, %s, %d of %d hourly requests (%s)",
+		b.route, count(b.rows, "row"), count(b.pages, "page"), b.requests, analyticsQuota, time.Since(b.start).Round(time.Second))
 }
 
 // done removes the bar and, unless quiet, leaves one summary line.
@@ -156,4 +156,12 @@ func (b *exportBar) done() {
 	if !b.quiet {
 		fmt.Fprintln(b.w, b.line())
 	}
+}
+
+// count writes "1 row", "2 rows".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

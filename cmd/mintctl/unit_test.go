@@ -81,7 +81,7 @@ func TestTerminalProgress(t *testing.T) {
 	bar.addPage()
 	bar.done()
 	out = buf.String()
-	assert.Contains(t, out, "views: 0 rows, 1 pages, requests of the hourly 100:")
+	assert.Contains(t, out, "views: 0 rows, 1 page, requests of the hourly 100:")
 	assert.Contains(t, out, "(3/100)")
 	assert.Contains(t, out, "views: 250 rows, 2 pages, 3 of 100 hourly requests", "a summary line stays")
 
