@@ -38,6 +38,7 @@ func newScrubber(key string) scrubber {
 				s = strings.ReplaceAll(s, n, redacted)
 			}
 		}
+		s = redactKeyPrefixes(s, key)
 		if cut {
 			s = trimNeedlePrefix(s, needles)
 		}
@@ -79,6 +80,35 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// minEchoedPrefix is the shortest start of the key that is redacted
+// wherever it appears: what is left of the key when a proxy cuts it short.
+const minEchoedPrefix = 12
+
+// redactKeyPrefixes replaces every run of text that starts the key and is
+// at least minEchoedPrefix long (or the whole key, when shorter).
+func redactKeyPrefixes(s, key string) string {
+	least := min(minEchoedPrefix, len(key))
+	start := key[:least]
+	if !strings.Contains(s, start) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, start)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		n := least
+		for n < len(key) && i+n < len(s) && s[i+n] == key[n] {
+			n++
+		}
+		b.WriteString(s[:i])
+		b.WriteString(redacted)
+		s = s[i+n:]
+	}
 }
 
 // minKeyPrefix is the shortest tail that trimNeedlePrefix removes: a text

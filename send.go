@@ -368,3 +368,55 @@ func (c *Client) malformed(r request, format string, args ...any) error {
 	}
 	return c.redact(err)
 }
+
+// Do calls any API path through the client's one request path, for what
+// the typed methods do not cover: the same key, retries by method (GET and
+// HEAD like every GET; any other method only where the server cannot have
+// acted), error mapping, key redaction and body bound. path is relative to
+// the base URL and may carry a query ("/v1/analytics/{projectId}/views?limit=5");
+// "{projectId}" stands for the client's project. An absolute URL is
+// refused: the key must not reach another host. body is sent as JSON
+// (a []byte or json.RawMessage as it is; nil sends none); a 2xx answer's
+// JSON body is decoded into out unless out is nil. The returned Response
+// describes the final answer, also when err is an *APIError.
+func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*Response, error) {
+	if err := c.ready(ctx); err != nil {
+		return nil, err
+	}
+	r := request{method: method, want: -1}
+	if method == "" || strings.IndexFunc(method, func(r rune) bool { return r <= ' ' || r >= 0x7f || r == '(' || r == ')' }) >= 0 {
+		return nil, invalidf("method %q is not an HTTP method", method)
+	}
+	u, err := url.Parse(path)
+	switch {
+	case err != nil:
+		return nil, invalidf("path is not a URL path")
+	case u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//"):
+		return nil, invalidf("path %q must be relative to the base URL and start with one /", c.scrub(path, false))
+	case u.Fragment != "":
+		return nil, invalidf("path %q has a fragment", c.scrub(path, false))
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg == "." || seg == ".." {
+			return nil, invalidf("path %q has a dot segment", c.scrub(path, false))
+		}
+	}
+	r.path, r.query, _ = strings.Cut(path, "?")
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		r.body = b
+	case json.RawMessage:
+		r.body = b
+	default:
+		if r.body, err = json.Marshal(b); err != nil {
+			return nil, invalidf("body cannot be encoded as JSON: %v", err)
+		}
+	}
+	return c.do(ctx, r, func(body io.Reader) error {
+		if out == nil || method == http.MethodHead {
+			return nil // readSuccess drains what is left
+		}
+		return decodeJSON(body, out)
+	})
+}
