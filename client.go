@@ -48,8 +48,6 @@ type Client struct {
 	get, post  *retryablehttp.Client // the same transport, two retry policies
 	observer   func(context.Context, *Response)
 
-	visitorsPath string // "/v1/analytics/{projectId}/visitors"
-
 	maxWalkRequests int // see WithMaxWalkRequests; < 1 is the default
 }
 
@@ -190,16 +188,15 @@ func NewClient(opts ...Option) (*Client, error) {
 		ua += " " + cfg.userAgentSuffix
 	}
 	return &Client{
-		baseURL:      base,
-		projectID:    cfg.projectID,
-		projectSeg:   url.PathEscape(cfg.projectID),
-		cred:         sealed(credential{key: cfg.apiKey, header: []string{"Bearer " + cfg.apiKey}}),
-		scrub:        scrub,
-		userAgent:    []string{ua},
-		get:          newRetrier(idempotentPolicy),
-		post:         newRetrier(nonIdempotentPolicy),
-		observer:     cfg.observer,
-		visitorsPath: "/v1/analytics/{projectId}/visitors",
+		baseURL:    base,
+		projectID:  cfg.projectID,
+		projectSeg: url.PathEscape(cfg.projectID),
+		cred:       sealed(credential{key: cfg.apiKey, header: []string{"Bearer " + cfg.apiKey}}),
+		scrub:      scrub,
+		userAgent:  []string{ua},
+		get:        newRetrier(idempotentPolicy),
+		post:       newRetrier(nonIdempotentPolicy),
+		observer:   cfg.observer,
 
 		maxWalkRequests: cfg.maxWalkRequests,
 	}, nil
@@ -320,11 +317,6 @@ func redactUser(u *url.URL) string {
 const maxResponseBody = 16 << 20
 
 var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
-
-// call is the request path's older face, kept while endpoints move to send.
-func call[T any](ctx context.Context, c *Client, method, path, query string, body []byte) (*T, error) {
-	return send[T](ctx, c, request{method: method, path: path, query: query, body: body})
-}
 
 func isDialError(err error) bool {
 	var op *net.OpError
