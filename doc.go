@@ -1,55 +1,91 @@
-// Package mintlify is a client for the Mintlify API: documentation-editing
-// agent jobs and the analytics export.
+// Package mintlify is a client for Mintlify's admin API: documentation-
+// editing agent jobs, deployments and previews, automations, static exports,
+// and the analytics export.
 //
-// A Client addresses one project with an admin key (it starts with "mint_"):
+// A [Client] addresses one project with an admin key (it starts with
+// "mint_"):
 //
 //	c, err := mintlify.NewClient() // $MINTLIFY_API_KEY, $MINTLIFY_PROJECT_ID
+//	if err != nil {
+//		return err
+//	}
 //	job, err := c.CreateJob(ctx, "Document the new /v2/search endpoint")
-//	job, err = c.PollJob(ctx, job.ID)                      // until it stops
+//	if err != nil {
+//		return err
+//	}
+//	job, err = c.PollJob(ctx, job.ID) // until it stops
+//	if err != nil {
+//		return err
+//	}
 //	fmt.Println(job.Status, job.PRLink)
 //
-// Agent jobs run for minutes: CreateJob starts one, PollJob waits for a
-// terminal status, SendMessage sends a follow-up that makes the job active
-// again.
+// # Agent jobs, deployments and static exports
+//
+// Agent jobs run for minutes: [Client.CreateJob] starts one,
+// [Client.PollJob] waits for a terminal status, [Client.SendMessage] sends a
+// follow-up that makes the job active again. [Client.TriggerDeployment] and
+// [Client.TriggerPreview] deploy the site, [Client.PollDeployment] waits for
+// the verdict; [Client.TriggerAutomation] runs an automation;
+// [Client.StartStaticExport], [Client.PollStaticExport],
+// [Client.BundleStaticExport] and [Client.DownloadStaticExport] make a
+// static export for self-hosting. The three pollers share one schedule and
+// its options (see [PollOption]).
 //
 // # Analytics
 //
 // Every analytics list route (visitors, views, searches, feedback,
-// assistant conversations) has the same three shapes: GetViews reads one
-// page, ViewPages walks every page and Views every row, and so on. The
-// walks ask for each route's largest page (all analytics routes share 100
-// requests an hour per organization), fetch lazily, never yield a row twice,
-// and yield a failure once as a *WalkError whose Offset or Cursor resumes
-// the walk. A server that repeats a cursor, says more follow with nothing
-// to follow, or sends nothing new ends the walk with an error after a few
-// requests, and no walk sends more than 1,000 (WithMaxWalkRequests).
+// assistant conversations) has the same three shapes: [Client.GetViews]
+// reads one page, [Client.ViewPages] walks every page and [Client.Views]
+// every row, and so on. The walks ask for each route's largest page (all
+// analytics routes share 100 requests an hour per organization), fetch
+// lazily, never yield a row twice, and yield a failure once as a
+// [*WalkError] whose Offset or Cursor resumes the walk. A server that
+// repeats a cursor, says more follow with nothing to follow, or sends
+// nothing new ends the walk with an error after a few requests, and no walk
+// sends more than 1,000 ([WithMaxWalkRequests]).
 //
 // # Errors
 //
-// Every answer outside 2xx is an *APIError; errors.Is matches it against
-// ErrBadRequest, ErrUnauthorized, ErrForbidden, ErrNotFound, ErrRateLimited
-// or ErrServer by status. Input the API would reject fails with
-// ErrInvalidInput before any request is sent. The API key never appears in
-// an error, a log line or a formatted Client.
+// Every answer outside 2xx is an [*APIError]; errors.Is matches it against
+// [ErrBadRequest], [ErrUnauthorized], [ErrForbidden], [ErrNotFound],
+// [ErrRateLimited] or [ErrServer] by status. A 2xx that is not the
+// documented object is [ErrMalformedResponse]. Input the API would reject,
+// a nil context and a nil or zero Client fail with [ErrInvalidInput] before
+// any request is sent; nothing panics. The API key never appears in an
+// error, a log line or a formatted Client, whatever a server or proxy
+// echoes back.
 //
 // # Retries
 //
 // Requests go through go-retryablehttp with exponential, jittered backoff
-// that honours Retry-After (see WithMaxRetries and WithRetryWait):
+// that honours Retry-After (see [WithMaxRetries] and [WithRetryWait]):
 //
-//   - GET (GetJob, GetVisitors, the iterators, each poll of PollJob) is
-//     retried on network errors, on 429, 500, 502, 503 and 504, and on a 2xx
-//     whose body arrives truncated or undecodable.
-//   - POST (CreateJob, SendMessage) is retried only where the server cannot
-//     have acted: a 429, or a connection that could not be opened. When the
-//     request was sent but the answer was lost (or was a 500, 502 or 504),
-//     the error wraps ErrOutcomeUnknown and nothing is retried, so one call
-//     never starts two jobs.
+//   - GETs (and BundleStaticExport, which only mints a link) are retried on
+//     network errors, on 429, 500, 502, 503 and 504, and on a 2xx whose
+//     body arrives truncated or is not the documented object.
+//   - Calls that create something (CreateJob, SendMessage, the triggers,
+//     StartStaticExport) are retried only where the server cannot have
+//     acted: a 429, or a request of which no byte was sent. When the request
+//     may have reached the server but the answer was lost, malformed, or a
+//     1xx, 500, 502 or 504, the error wraps [ErrOutcomeUnknown] and nothing
+//     is retried, so one call never starts two jobs or spends two
+//     automation runs.
 //   - A Retry-After longer than the maximum wait is not slept on: the call
-//     returns at once with APIError.RetryAfter set.
+//     returns at once with [APIError].RetryAfter set. Pollers weigh a
+//     Retry-After against their own maximum interval instead.
 //
-// Every call returns promptly when its context ends, also while it waits
-// between retries or polls. The default HTTP client follows no redirects
-// (the API sends none, and a redirect would carry the key along) and a
-// success body larger than 16 MiB is an error.
+// Every call returns promptly when its context ends: while it waits between
+// retries or polls, and while it waits for or reads an answer, whatever the
+// answer (a 101 that holds the connection, a body that never ends). The
+// default HTTP client follows no redirects (the API sends none, and a
+// redirect would carry the key along) and a success body larger than 16 MiB
+// is an error.
+//
+// # Beyond the typed methods
+//
+// [WithResponseObserver] sees the final answer of every call (status,
+// headers, request ID, and how many requests it took, retries included),
+// successes included. [Client.Do] calls any API path through the same
+// request path: the same key, retries by method, error mapping and
+// redaction.
 package mintlify
