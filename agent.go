@@ -47,40 +47,6 @@ type JobSource struct {
 	Ref        string `json:"ref"`        // branch; "" when the API sends null
 }
 
-// UnmarshalJSON reads a job as the API sends it: nulls become zero values,
-// and a createdAt or archivedAt that is not an RFC 3339 date-time is an
-// error, which never quotes the value (a proxy may have put the key there).
-func (j *Job) UnmarshalJSON(b []byte) error {
-	var w struct {
-		ID         string    `json:"id"`
-		Status     JobStatus `json:"status"`
-		Source     JobSource `json:"source"`
-		Model      string    `json:"model"`
-		PRLink     string    `json:"prLink"`
-		CreatedAt  *string   `json:"createdAt"`
-		ArchivedAt *string   `json:"archivedAt"`
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*j = Job{ID: w.ID, Status: w.Status, Source: w.Source, Model: w.Model, PRLink: w.PRLink}
-	if w.CreatedAt != nil {
-		t, err := time.Parse(time.RFC3339Nano, *w.CreatedAt)
-		if err != nil {
-			return errors.New("createdAt is not an RFC 3339 date-time")
-		}
-		j.CreatedAt = t
-	}
-	if w.ArchivedAt != nil {
-		t, err := time.Parse(time.RFC3339Nano, *w.ArchivedAt)
-		if err != nil {
-			return errors.New("archivedAt is not an RFC 3339 date-time")
-		}
-		j.ArchivedAt = &t
-	}
-	return nil
-}
-
 // check insists on what every job answer has: an ID and a status.
 func (j *Job) check() error {
 	switch {

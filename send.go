@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 )
@@ -31,6 +32,8 @@ type request struct {
 	// idempotent marks a POST that may be retried like a GET (it only
 	// mints a link, say). GETs are always idempotent.
 	idempotent bool
+	// describe asks do for a Response even without an observer (Client.Do).
+	describe bool
 }
 
 func (r *request) retriedLikeGet() bool {
@@ -61,21 +64,8 @@ type checker interface{ check() error }
 // send is the one request path of the typed endpoints: it sends r and
 // decodes a 2xx answer into a new T, checked (see checker).
 func send[T any](ctx context.Context, c *Client, r request) (*T, error) {
-	var out *T
-	_, err := c.do(ctx, r, func(body io.Reader) error {
-		var v T
-		if err := decodeJSON(body, &v); err != nil {
-			return err
-		}
-		if ch, ok := any(&v).(checker); ok {
-			if err := ch.check(); err != nil {
-				return err
-			}
-		}
-		out = &v
-		return nil
-	})
-	if err != nil {
+	out := new(T)
+	if _, err := c.do(ctx, r, out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -88,7 +78,7 @@ func decodeJSON(body io.Reader, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return describeJSONError(err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if dec.More() {
 		return errors.New("more than one JSON value")
 	}
 	return nil
@@ -97,6 +87,7 @@ func decodeJSON(body io.Reader, v any) error {
 func describeJSONError(err error) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var timeErr *time.ParseError
 	switch {
 	case errors.Is(err, io.EOF):
 		return errors.New("empty body")
@@ -104,6 +95,8 @@ func describeJSONError(err error) error {
 		return errors.New("body ends early")
 	case errors.As(err, &syntax):
 		return fmt.Errorf("not JSON (at byte %d)", syntax.Offset)
+	case errors.As(err, &timeErr):
+		return errors.New("a date-time that is not RFC 3339") // its text quotes the value
 	case errors.As(err, &typ):
 		if typ.Field == "" {
 			return fmt.Errorf("a JSON %s where an object was expected", typ.Value)
@@ -176,26 +169,34 @@ var jsonMediaType = []string{"application/json"}
 // 2xx body of the documented status to decode, map anything else to an
 // error, redact the key from everything returned, and report the answer to
 // the observer.
-func (c *Client) do(ctx context.Context, r request, decode func(io.Reader) error) (*Response, error) {
+func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) {
 	if err := c.ready(ctx); err != nil {
 		return nil, err
 	}
-	path := strings.ReplaceAll(r.path, "{projectId}", c.projectSeg)
-	info := &Response{Method: r.method, Path: path}
+	target := c.baseURL + strings.ReplaceAll(r.path, "{projectId}", c.projectSeg)
 	if r.query != "" {
-		info.Path += "?" + r.query
+		target += "?" + r.query
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, wrapOp("nothing sent", err)
 	}
-	st := &callState{}
-	ctx = traceInto(context.WithValue(ctx, callStateKey{}, st), st)
+	// Following the attempts costs a few allocations: only calls that may
+	// create something, and calls whose answer is described, pay for it.
+	describe := r.describe || c.observer != nil
+	var st *callState
+	if describe || !r.retriedLikeGet() {
+		st = &callState{}
+		ctx = context.WithValue(ctx, callStateKey{}, st)
+		if !r.retriedLikeGet() {
+			ctx = traceInto(ctx, st)
+		}
+	}
 
 	var raw any // an untyped nil for no body: a nil []byte would still send one
 	if r.body != nil {
 		raw = r.body
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, c.baseURL+info.Path, raw)
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, target, raw)
 	if err != nil {
 		return nil, c.redact(wrapOp("building request", err))
 	}
@@ -217,7 +218,7 @@ func (c *Client) do(ctx context.Context, r request, decode func(io.Reader) error
 		if want > 0 && resp.StatusCode != want {
 			return &bodyError{status: resp.StatusCode, err: fmt.Errorf("the documented success status is %d", want)}
 		}
-		return readSuccess(ctx, resp, decode)
+		return readSuccess(ctx, resp, out)
 	})
 
 	retrier := c.post
@@ -227,14 +228,16 @@ func (c *Client) do(ctx context.Context, r request, decode func(io.Reader) error
 	// Only the final answer counts: the retry layer drains and closes the
 	// others.
 	resp, err := retrier.Do(req)
-	info.Attempts = int(st.attempts.Load())
 	if resp != nil {
 		defer resp.Body.Close()
-		info.StatusCode = resp.StatusCode
-		info.Header = c.redactHeader(resp.Header)
-		info.RequestID = safeText(requestID(resp.Header), c.scrub, maxIDRunes, false)
 	}
-	c.observe(ctx, info)
+	var info *Response
+	if describe {
+		info = c.describe(r.method, target[len(c.baseURL):], st, resp)
+		if c.observer != nil {
+			c.observer(ctx, info)
+		}
+	}
 	switch {
 	case err != nil:
 		return info, c.redact(c.sendError(r, st, err))
@@ -244,20 +247,24 @@ func (c *Client) do(ctx context.Context, r request, decode func(io.Reader) error
 	return info, nil
 }
 
-// readSuccess hands a 2xx body to decode, bounded in size and in time: a
-// body that never ends is cut by the bound, one that stalls by the context.
-func readSuccess(ctx context.Context, resp *http.Response, decode func(io.Reader) error) error {
+// readSuccess decodes a 2xx body into out (nil: none is wanted) and checks
+// it (see checker), bounded in size and in time: a body that never ends is
+// cut by the bound, one that stalls by the context.
+func readSuccess(ctx context.Context, resp *http.Response, out any) error {
 	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
 	defer stop()
-	body := &io.LimitedReader{R: resp.Body, N: maxResponseBody + 1}
-	err := decode(&tooLargeReader{body})
+	body := &boundedBody{r: resp.Body, left: maxResponseBody}
+	var err error
+	if out != nil {
+		err = decodeJSON(body, out)
+		if ch, ok := out.(checker); ok && err == nil {
+			err = ch.check()
+		}
+	}
 	if err == nil {
 		if _, err = io.Copy(io.Discard, body); err != nil { // to EOF, so the connection is reused
 			err = fmt.Errorf("reading body: %w", err)
 		}
-	}
-	if body.N == 0 {
-		err = errBodyTooLarge
 	}
 	if cerr := ctx.Err(); err != nil && cerr != nil {
 		return fmt.Errorf("reading the answer: %w", cerr) // not malformed: cut short by the caller
@@ -268,13 +275,23 @@ func readSuccess(ctx context.Context, resp *http.Response, decode func(io.Reader
 	return nil
 }
 
-// tooLargeReader turns the end of the bound into errBodyTooLarge, so that
-// the decoder reports the real cause.
-type tooLargeReader struct{ r *io.LimitedReader }
+// boundedBody reads at most maxResponseBody bytes, then fails with
+// errBodyTooLarge, so that the decoder reports the real cause.
+type boundedBody struct {
+	r    io.Reader
+	left int64
+}
 
-func (t *tooLargeReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if err == io.EOF && t.r.N == 0 {
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errBodyTooLarge
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left+1] // one byte more tells a body of exactly the bound from a longer one
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
 		return n, errBodyTooLarge
 	}
 	return n, err
@@ -306,11 +323,15 @@ func gatewayMayHaveActed(code int) bool {
 		code == http.StatusGatewayTimeout
 }
 
-// observe reports the final answer to the client's observer, if any.
-func (c *Client) observe(ctx context.Context, info *Response) {
-	if c.observer != nil {
-		c.observer(ctx, info)
+// describe sums up a call's final answer, resp (nil if none arrived).
+func (c *Client) describe(method, path string, st *callState, resp *http.Response) *Response {
+	info := &Response{Method: method, Path: path, Attempts: int(st.attempts.Load())}
+	if resp != nil {
+		info.StatusCode = resp.StatusCode
+		info.Header = c.redactHeader(resp.Header)
+		info.RequestID = safeText(requestID(resp.Header), c.scrub, maxIDRunes, false)
 	}
+	return info
 }
 
 // sendError classifies a failure with no usable API answer. For a POST it
@@ -383,7 +404,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*R
 	if err := c.ready(ctx); err != nil {
 		return nil, err
 	}
-	r := request{method: method, want: -1}
+	r := request{method: method, want: -1, describe: true}
 	if method == "" || strings.IndexFunc(method, func(r rune) bool { return r <= ' ' || r >= 0x7f || r == '(' || r == ')' }) >= 0 {
 		return nil, invalidf("method %q is not an HTTP method", method)
 	}
@@ -413,10 +434,8 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*R
 			return nil, invalidf("body cannot be encoded as JSON: %v", err)
 		}
 	}
-	return c.do(ctx, r, func(body io.Reader) error {
-		if out == nil || method == http.MethodHead {
-			return nil // readSuccess drains what is left
-		}
-		return decodeJSON(body, out)
-	})
+	if method == http.MethodHead {
+		out = nil // no body to decode
+	}
+	return c.do(ctx, r, out)
 }
