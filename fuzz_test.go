@@ -188,6 +188,13 @@ func FuzzJobResponse(f *testing.F) {
 		`{"createdAt":"not a time"}`,
 		`{"createdAt":"2025-13-45T99:99:99Z","archivedAt":"\u0000"}`,
 		`{"id":"job_1"}{"id":"job_2"}`,
+		// Hostile content: another job, the key echoed into every string field.
+		`{"id":"job_someone_else","status":"completed"}`,
+		`{"id":"job_1","status":"active","createdAt":"` + fuzzKeyMarker + `"}`,
+		`{"id":"job_1","status":"archived","archivedAt":"Bearer ` + fuzzKeyMarker + `"}`,
+		`{"id":"` + fuzzKeyMarker + `","status":"` + fuzzKeyMarker + `","model":"` + fuzzKeyMarker + `",` +
+			`"prLink":"` + fuzzKeyMarker + `","source":{"repository":"` + fuzzKeyMarker + `","ref":"` + fuzzKeyMarker + `"}}`,
+		`{"id":"job_1","status":"active","createdAt":"2025-03-04T05:06:07Z` + fuzzKeyMarker + `"}`,
 	}, fuzzErrorBodies...)...)
 	f.Fuzz(func(t *testing.T, status int, retryAfter, contentType, requestID string, body []byte, post bool) {
 		a := &fuzzAnswer{fuzzStatus(status), retryAfter, contentType, requestID, body, 1}
@@ -205,12 +212,24 @@ func FuzzJobResponse(f *testing.F) {
 			t.Fatalf("job %v and error %v: want exactly one", job, err)
 		}
 		if err == nil {
-			if a.status < 200 || a.status > 299 {
-				t.Fatalf("HTTP %d gave a job and no error", a.status)
+			documented := http.StatusOK
+			if post {
+				documented = http.StatusCreated
+			}
+			switch {
+			case a.status != documented:
+				t.Fatalf("HTTP %d gave a job and no error; the route documents %d", a.status, documented)
+			case job.ID == "" || job.Status == "":
+				t.Fatalf("a job without an id or a status is not a success: %+v", job)
+			case !post && job.ID != "job_1":
+				t.Fatalf("an answer about job %q is not job_1", job.ID)
 			}
 			return
 		}
 		fuzzCheckError(t, a.status, err)
+		if a.status >= 200 && a.status <= 299 && !errors.Is(err, ErrMalformedResponse) && !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("a %d that gave no job is not ErrMalformedResponse: %v", a.status, err)
+		}
 		if post && (a.status >= 200 && a.status <= 299) && !errors.Is(err, ErrOutcomeUnknown) {
 			t.Errorf("a POST answered %d whose body was unusable is not ErrOutcomeUnknown: %v", a.status, err)
 		}
