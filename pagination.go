@@ -146,7 +146,10 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 			return
 		}
 		at := start
-		fail := func(err error) { yield(nil, &WalkError{Offset: at.offset, Cursor: at.cursor, Err: err}) }
+		// The cursor comes from the server, which may have echoed the key
+		// into it: the error's text is scrubbed, its Cursor field is not
+		// (it is what resumes the walk).
+		fail := func(err error) { yield(nil, c.redact(&WalkError{Offset: at.offset, Cursor: at.cursor, Err: err})) }
 		seen := newRecentKeys(dedupWindow)
 		var cursors *recentKeys
 		if pg.cursorPaged {

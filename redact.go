@@ -142,8 +142,8 @@ func (e *redactedError) Unwrap() error { return e.err }
 // redact makes sure err's text holds no copy of the key, wherever the text
 // came from. Most errors need nothing; the check is on the error path only.
 func (c *Client) redact(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || c == nil || c.scrub == nil {
+		return err
 	}
 	if msg := err.Error(); c.scrub(msg, false) != msg {
 		var re *redactedError
