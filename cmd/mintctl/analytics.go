@@ -367,13 +367,16 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 
 	var out io.Writer = a.stdout
 	var file *lazyFile
+	var fileOut *redactWriter
 	if f.output != "" && f.output != "-" {
 		file = &lazyFile{path: f.output, flags: os.O_CREATE | os.O_WRONLY | os.O_TRUNC}
 		if resume {
 			file.flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
 		}
 		defer file.Close()
-		out = file
+		// A file gets what stdout would: the same rows, the key redacted.
+		fileOut = newRedactWriter(file, a.keyNeedles)
+		out = fileOut
 	}
 	bw := bufio.NewWriterSize(out, 64<<10)
 	w := newRowWriter(bw, format, r.columns, !resume)
@@ -386,6 +389,9 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 		walkErr = w.close()
 	}
 	flushErr := bw.Flush()
+	if fileOut != nil && flushErr == nil {
+		flushErr = fileOut.Flush()
+	}
 	if file != nil {
 		if err := file.Close(); err != nil && flushErr == nil {
 			flushErr = err

@@ -22,7 +22,7 @@ lists them.`,
   mintctl mock -outcome failed -quiet`,
 		DisableFlagParsing: true, // the mock server parses its own flags
 		RunE: func(cmd *cobra.Command, args []string) error {
-			err := mockcmd.Run(cmd.Context(), args, a.stdout, a.stderr)
+			err := mockcmd.Run(cmd.Context(), args, a.rawStdout, a.rawStderr) // its own key, not the environment's
 			if errors.Is(err, flag.ErrHelp) {
 				return nil
 			}

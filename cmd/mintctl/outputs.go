@@ -21,6 +21,7 @@ func (a *app) writeOutputs(outs ...output) error {
 	}
 	var b strings.Builder
 	for _, o := range outs {
+		o.value = scrub(o.value, a.keyNeedles)
 		if !strings.ContainsAny(o.value, "\r\n") {
 			fmt.Fprintf(&b, "%s=%s\n", o.name, o.value)
 			continue

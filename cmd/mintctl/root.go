@@ -58,8 +58,13 @@ func exitCode(err error) int {
 // what the commands share.
 type app struct {
 	stdin          io.Reader
-	stdout, stderr io.Writer
-	lookupEnv      func(string) (string, bool)
+	stdout, stderr io.Writer // with every copy of the key redacted
+	// rawStdout is for a static export's bundle, which comes from the
+	// storage host (never sent the key) and must reach the pipe unaltered.
+	rawStdout, rawStderr io.Writer
+	// keyNeedles are the forms of MINTLIFY_API_KEY the output must not hold.
+	keyNeedles [][]byte
+	lookupEnv  func(string) (string, bool)
 	// started is set once cobra has parsed flags and arguments: an error
 	// before that is a usage error.
 	started bool
@@ -70,13 +75,21 @@ type app struct {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: lookupEnv, term: isTerminal(stderr)}
+	key, _ := lookupEnv(mintlify.EnvAPIKey)
+	needles := keyNeedles(key)
+	rout, rerr := newRedactWriter(stdout, needles), newRedactWriter(stderr, needles)
+	defer rout.Flush()
+	defer rerr.Flush()
+	a := &app{stdin: stdin, stdout: rout, stderr: rerr, rawStdout: stdout, rawStderr: stderr,
+		keyNeedles: needles, lookupEnv: lookupEnv, term: isTerminal(stderr)}
+	stdout, stderr = rout, rerr
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	_ = rout.Flush() // before the error message, which follows the results
 	if err == nil {
 		return exitOK
 	}

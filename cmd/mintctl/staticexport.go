@@ -100,7 +100,7 @@ func (a *app) download(ctx context.Context, c *mintlify.Client, id, path string)
 		return fmt.Errorf("bundling static export %s: %w", id, err)
 	}
 	if path == "-" {
-		n, err := c.DownloadStaticExport(ctx, b, a.stdout)
+		n, err := c.DownloadStaticExport(ctx, b, a.rawStdout) // the bundle, unaltered
 		if err != nil {
 			return fmt.Errorf("downloading the bundle: %w", err)
 		}

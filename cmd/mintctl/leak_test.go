@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	mintlify "github.com/docsagent/mintlify-go"
+)
+
+// echoKey is the key the echoing server is sent and puts back in every
+// field of its answers, as a hostile or broken proxy might.
+const echoKey = "mint_echoed0123456789abcdefSECRET"
+
+// echoServer answers every route mintctl reads with the key in every
+// string field it can hold.
+func echoServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		k := echoKey
+		switch {
+		case strings.Contains(r.URL.Path, "/v2/agent/"):
+			id := "job_1"
+			if r.Method == http.MethodPost && !strings.HasSuffix(r.URL.Path, "/message") {
+				w.WriteHeader(http.StatusCreated)
+			}
+			_ = json.NewEncoder(w).Encode(map[string]any{
+				"id": id, "status": "completed", "model": "m " + k,
+				"prLink":    "https://github.com/o/r/pull/1?" + k,
+				"source":    map[string]any{"repository": "https://github.com/o/" + k, "ref": k},
+				"createdAt": "2025-01-01T00:00:00Z", "archivedAt": nil,
+			})
+		case strings.Contains(r.URL.Path, "/project/update-status/"):
+			_ = json.NewEncoder(w).Encode(map[string]any{
+				"_id": "65f1c0ffee0123456789abcd", "projectId": "p1", "status": "failure",
+				"summary": "summary " + k, "logs": []string{"log " + k, "line\n" + k},
+				"subdomain": k, "source": k, "createdAt": "2025-01-01T00:00:00Z",
+				"commit": map[string]any{"sha": k, "ref": k, "message": k,
+					"filesChanged": map[string]any{"added": []string{k}, "modified": []string{}, "removed": []string{}}},
+			})
+		case strings.Contains(r.URL.Path, "/project/preview/"):
+			w.WriteHeader(http.StatusAccepted)
+			_ = json.NewEncoder(w).Encode(map[string]any{"statusId": "65f1c0ffee0123456789abcd", "previewUrl": "https://p.example.com/" + k})
+		case strings.HasSuffix(r.URL.Path, "/views"):
+			_ = json.NewEncoder(w).Encode(map[string]any{
+				"totals": map[string]any{"human": 2, "ai": 0, "total": 2},
+				"views": []any{
+					map[string]any{"path": "/a/" + k, "human": 1, "ai": 0, "total": 1},
+					map[string]any{"path": "/b", "human": 1, "ai": 0, "total": 1},
+				},
+				"hasMore": false,
+			})
+		default:
+			w.WriteHeader(http.StatusBadRequest)
+			_ = json.NewEncoder(w).Encode(map[string]any{"error": "bad key " + k})
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestEchoedKeyIsNeverShown: whatever the server sends back, the key
+// reaches neither stdout, stderr nor the step outputs.
+func TestEchoedKeyIsNeverShown(t *testing.T) {
+	t.Parallel()
+	srv := echoServer(t)
+	for _, args := range [][]string{
+		{"job", "get", "job_1"},
+		{"job", "get", "--json", "job_1"},
+		{"job", "create", "--wait", "--poll-interval", "10ms", "Document it"},
+		{"deploy", "status", "65f1c0ffee0123456789abcd"},
+		{"deploy", "status", "--wait", "--json", "65f1c0ffee0123456789abcd"},
+		{"deploy", "status", "--wait", "65f1c0ffee0123456789abcd"},
+		{"preview", "--wait", "--poll-interval", "10ms", "docs/x"},
+		{"preview", "--json", "docs/x"},
+		{"automation", "run", "6650f1c0ffee0123456789ab"},
+		{"analytics", "views", "--format", "jsonl"},
+		{"analytics", "views", "--output", filepath.Join(t.TempDir(), "views.csv")},
+	} {
+		outputs := filepath.Join(t.TempDir(), "out")
+		env := map[string]string{
+			mintlify.EnvAPIKey: echoKey, mintlify.EnvProjectID: "p1", mintlify.EnvBaseURL: srv.URL,
+			"GITHUB_OUTPUT": outputs,
+		}
+		lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+		var stdout, stderr bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		code := run(ctx, args, strings.NewReader(""), &stdout, &stderr, lookup)
+		cancel()
+		written, _ := os.ReadFile(outputs)
+		t.Logf("%v: exit %d\n%s%s%s", args, code, stdout.String(), stderr.String(), written)
+		assert.NotContains(t, stdout.String(), echoKey[:12], "%v: stdout", args)
+		assert.NotContains(t, stderr.String(), echoKey[:12], "%v: stderr", args)
+		assert.NotContains(t, string(written), echoKey[:12], "%v: step outputs", args)
+		require.NotEqual(t, 2, code, "%v: %s", args, stderr.String())
+		if i := slices.Index(args, "--output"); i >= 0 {
+			data, err := os.ReadFile(args[i+1])
+			require.NoError(t, err)
+			assert.NotContains(t, string(data), echoKey[:12], "%v: the export file", args)
+			assert.Contains(t, string(data), "/a/[redacted]", "%v: the row is kept", args)
+		}
+	}
+}
+
+// The key is redacted even when it reaches the writer in pieces, and the
+// text around it is kept byte for byte.
+func TestRedactWriterAcrossWrites(t *testing.T) {
+	t.Parallel()
+	text := "before " + echoKey + " middle " + echoKey + echoKey + " after m"
+	want := "before [redacted] middle [redacted][redacted] after m"
+	for size := 1; size <= len(text); size++ {
+		var out bytes.Buffer
+		w := newRedactWriter(&out, keyNeedles(echoKey))
+		for rest := text; rest != ""; {
+			n := min(size, len(rest))
+			k, err := w.Write([]byte(rest[:n]))
+			require.NoError(t, err)
+			require.Equal(t, n, k)
+			rest = rest[n:]
+		}
+		require.NoError(t, w.Flush())
+		require.Equal(t, want, out.String(), "writes of %d bytes", size)
+	}
+	var out bytes.Buffer
+	w := newRedactWriter(&out, keyNeedles("short"))
+	_, _ = w.Write([]byte("a short key is no admin key"))
+	assert.Equal(t, "a short key is no admin key", out.String(), "nothing held back, nothing replaced")
+}
