@@ -231,6 +231,12 @@ largest pages. If an export stops (the quota, the network, Ctrl-C), every
 row already received is kept and mintctl prints the exact command that
 appends the rest (csv and jsonl).
 
+CSV cells hold the API's values unaltered, so that a warehouse load equals
+the export. Rows carry text visitors typed (search terms, feedback, assistant
+questions): before opening a CSV in a spreadsheet, export it with
+--escape-formulas, which starts every text cell beginning with = + - @ tab
+or CR with a ' so that the spreadsheet shows it rather than running it.
+
 Dates are YYYY-MM-DD (midnight UTC) or RFC 3339; --to is exclusive. By
 default an export covers the 30 days before today (UTC), a range that no
 longer changes, so a resumed export equals an uninterrupted one.`,
@@ -250,6 +256,7 @@ type exportFlags struct {
 	limit, offset            int
 	cursor, source           string
 	statuses                 []string
+	escapeFormulas           bool
 }
 
 func (a *app) exportCommand(r analyticsRoute) *cobra.Command {
@@ -268,6 +275,8 @@ func (a *app) exportCommand(r analyticsRoute) *cobra.Command {
 	fl.StringVar(&f.to, "to", "", "end of the range, exclusive (default: today, UTC)")
 	fl.StringVar(&f.format, "format", "csv", "csv, jsonl or json")
 	fl.StringVarP(&f.output, "output", "o", "", "write to FILE instead of stdout (appended to when resuming)")
+	fl.BoolVar(&f.escapeFormulas, "escape-formulas", false,
+		"csv: start text cells that begin with = + - @ tab or CR with ' so a spreadsheet shows them instead of running them (alters those cells)")
 	if !r.noLimit {
 		fl.IntVar(&f.limit, "limit", 0, "rows per request (default: the route's maximum, the fewest requests)")
 	}
@@ -351,6 +360,9 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 	default:
 		return usageErrorf("--format %q: want csv, jsonl or json", format)
 	}
+	if f.escapeFormulas && format != "csv" {
+		return usageErrorf("--escape-formulas is for --format csv (JSON has no formulas)")
+	}
 	resume := resuming(cmd)
 	if format == "json" && resume {
 		return usageErrorf("--format json cannot be resumed (an array cannot be appended to): use --format jsonl")
@@ -380,6 +392,7 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 	}
 	bw := bufio.NewWriterSize(out, 64<<10)
 	w := newRowWriter(bw, format, r.columns, !resume)
+	w.escapeFormulas = f.escapeFormulas
 
 	bar := a.newExportBar(r.name)
 	ctx := withRequestCounter(cmd.Context(), bar)
@@ -435,6 +448,9 @@ func (a *app) exportStopped(r analyticsRoute, f *exportFlags, p exportParams, fo
 	}
 	if len(p.statuses) > 0 {
 		args = append(args, "--status", strings.Join(p.statuses, ","))
+	}
+	if f.escapeFormulas {
+		args = append(args, "--escape-formulas")
 	}
 	if a.quiet {
 		args = append(args, "--quiet")

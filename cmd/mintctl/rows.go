@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"strconv"
+	"strings"
 	"time"
 
 	mintlify "github.com/docsagent/mintlify-go"
@@ -21,9 +22,12 @@ type rowWriter struct {
 	columns []column
 	csv     *csv.Writer
 	header  bool // a CSV header is still to be written
-	rows    int
-	rec     []string
-	buf     []byte
+	// escapeFormulas starts a CSV text cell that a spreadsheet would run
+	// as a formula with a quote (--escape-formulas).
+	escapeFormulas bool
+	rows           int
+	rec            []string
+	buf            []byte
 }
 
 func newRowWriter(w io.Writer, format string, columns []column, header bool) *rowWriter {
@@ -88,6 +92,9 @@ func (rw *rowWriter) write(row []any) error {
 	case "csv":
 		for i, v := range row {
 			rw.rec[i] = csvValue(v)
+			if s, ok := v.(string); ok && rw.escapeFormulas && isFormula(s) {
+				rw.rec[i] = "'" + s
+			}
 		}
 		if err := rw.csv.Write(rw.rec); err != nil {
 			return err
@@ -137,6 +144,13 @@ func (rw *rowWriter) close() error {
 		return err
 	}
 	return nil
+}
+
+// isFormula reports whether a spreadsheet would take a text cell for a
+// formula (OWASP's list of leading characters for CSV injection). Only text
+// is checked: a number such as -3 is written as a number.
+func isFormula(s string) bool {
+	return s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0]))
 }
 
 func isZero(v any) bool {
