@@ -22,6 +22,9 @@ type waitFlags struct {
 	// pollInterval is hidden: the SDK's default suits the real API; tests
 	// against a fast mock shorten it.
 	pollInterval time.Duration
+	// waitsAnyway reports whether the command waits without --wait
+	// (static-export --output).
+	waitsAnyway func() bool
 }
 
 func (w *waitFlags) register(cmd *cobra.Command, canWait bool) {
@@ -32,6 +35,19 @@ func (w *waitFlags) register(cmd *cobra.Command, canWait bool) {
 	cmd.Flags().BoolVar(&w.json, "json", false, "print the result as one JSON object with the API's field names")
 	cmd.Flags().DurationVar(&w.pollInterval, "poll-interval", 0, "first wait between reads")
 	_ = cmd.Flags().MarkHidden("poll-interval")
+	cmd.PreRunE = func(*cobra.Command, []string) error { return w.check() }
+}
+
+// check refuses a --timeout that would be silently ignored: a CI step
+// written "job create --timeout 30m" expects a wait, not an exit 0 at once.
+func (w *waitFlags) check() error {
+	switch {
+	case w.timeout < 0:
+		return usageErrorf("--timeout %s is negative", w.timeout)
+	case w.timeout > 0 && !w.wait && (w.waitsAnyway == nil || !w.waitsAnyway()):
+		return usageErrorf("--timeout bounds a wait: add --wait")
+	}
+	return nil
 }
 
 func (w *waitFlags) pollOptions() []mintlify.PollOption {

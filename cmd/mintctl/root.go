@@ -206,7 +206,11 @@ func (a *app) infof(format string, args ...any) {
 // exactArgs is cobra.ExactArgs with the arguments named in the message.
 func exactArgs(names ...string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != len(names) {
+		switch {
+		case len(args) == len(names):
+		case len(names) == 0:
+			return usageErrorf("%s takes no arguments, got %q", cmd.CommandPath(), args)
+		default:
 			return usageErrorf("%s takes %s, got %d argument(s)", cmd.CommandPath(), strings.Join(names, " "), len(args))
 		}
 		return nil

@@ -85,6 +85,7 @@ prints it or writes it to step outputs or logs.`,
 		},
 	}
 	f.register(cmd, true)
+	f.waitsAnyway = func() bool { return outFile != "" }
 	cmd.Flags().StringVar(&version, "version", "", "the docs version to export (default: the current one)")
 	cmd.Flags().StringArrayVar(&paths, "path", nil, "export only this path, repeatable (default: the whole site)")
 	cmd.Flags().StringVarP(&outFile, "output", "o", "", "wait, then download the tar.gz bundle to FILE ('-' for stdout)")
