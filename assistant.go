@@ -8,6 +8,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -247,15 +248,22 @@ func (w *wireThread) check() error {
 // GetThread reads a whole assistant conversation (GET
 // /v1/analytics/{projectId}/assistant/threads/{threadId}): threadID is a
 // [Conversation]'s ID, a ULID. An unknown thread is ErrNotFound; an ID that
-// is not a ULID is ErrInvalidInput, before any request.
+// is not a ULID is ErrInvalidInput, before any request; an answer about
+// another thread is ErrMalformedResponse.
 func (c *Client) GetThread(ctx context.Context, threadID string) (*Thread, error) {
 	if !isULID(threadID) {
 		return nil, invalidf("thread ID %q is not a ULID (26 characters of Crockford base32)", threadID)
 	}
 	path := analyticsPath + "assistant/threads/" + url.PathEscape(threadID)
-	w, err := send[wireThread](ctx, c, request{method: http.MethodGet, path: path})
+	r := request{method: http.MethodGet, path: path}
+	w, err := send[wireThread](ctx, c, r)
 	if err != nil {
 		return nil, err
+	}
+	// A ULID reads the same in either case; another thread is a confused
+	// proxy or cache, not the conversation asked for.
+	if !strings.EqualFold(w.ID.s, threadID) {
+		return nil, c.malformed(r, "asked for thread %q, the answer is about %s", threadID, answerText(w.ID.s))
 	}
 	t := &Thread{ID: w.ID.s, CreatedAt: w.CreatedAt.t, Messages: make([]ThreadMessage, len(w.Messages))}
 	for i, m := range w.Messages {

@@ -38,19 +38,26 @@ func (w *automationRunWire) check() error {
 // A run spends the organization's credits, so it is never retried where
 // the server may have acted: a lost answer, or a 500, 502 or 504, is an
 // error wrapping ErrOutcomeUnknown (check the dashboard's run history
-// before trying again). A 429 is retried; the organization shares 10
-// triggers per 10 seconds with TriggerDeployment.
+// before trying again), as is an answer about another automation. A 429
+// is retried; the organization shares 10 triggers per 10 seconds with
+// TriggerDeployment.
 func (c *Client) TriggerAutomation(ctx context.Context, automationID string) (*AutomationRun, error) {
 	if err := checkAutomationID(automationID); err != nil {
 		return nil, err
 	}
-	w, err := send[automationRunWire](ctx, c, request{
+	r := request{
 		method: http.MethodPost,
 		path:   "/v1/workflow/{projectId}/" + url.PathEscape(automationID) + "/trigger",
 		want:   http.StatusAccepted,
-	})
+	}
+	w, err := send[automationRunWire](ctx, c, r)
 	if err != nil {
 		return nil, err
+	}
+	// A run of another automation is not the one asked for; something ran,
+	// so the outcome is unknown.
+	if w.SchemaID != "" && w.SchemaID != automationID {
+		return nil, c.malformed(r, "asked to run automation %q, the answer is about %s", automationID, answerText(w.SchemaID))
 	}
 	return &AutomationRun{AutomationID: w.SchemaID, RunID: w.InstanceID, JobID: w.JobID}, nil
 }

@@ -113,7 +113,7 @@ func (w *deploymentWire) check() error {
 		return errors.New("deployment without an _id")
 	}
 	if !w.Status.documented() {
-		return fmt.Errorf("deployment status %q is not one the API documents", answerText(string(w.Status)))
+		return fmt.Errorf("deployment status %s is not one the API documents", answerText(string(w.Status)))
 	}
 	return nil
 }
@@ -244,7 +244,7 @@ func (c *Client) GetDeployment(ctx context.Context, statusID string) (*Deploymen
 		return nil, err
 	}
 	if w.ID != statusID {
-		return nil, c.malformed(r, "asked for deployment %q, the answer is about %q", statusID, answerText(w.ID))
+		return nil, c.malformed(r, "asked for deployment %q, the answer is about %s", statusID, answerText(w.ID))
 	}
 	return w.deployment(), nil
 }
@@ -265,11 +265,13 @@ func (c *Client) PollDeployment(ctx context.Context, statusID string, opts ...Po
 		opts)
 }
 
-// answerText bounds text from an answer before it goes into an error.
+// answerText quotes a short text from an answer for an error, and only
+// describes a long one: a value cut short could end in a piece of the key
+// that a proxy echoed, too short for the client's scrubber to know it.
 func answerText(s string) string {
 	const limit = 64
 	if len(s) <= limit {
-		return s
+		return strconv.Quote(s)
 	}
-	return s[:limit] + "..."
+	return fmt.Sprintf("a value of %d bytes", len(s))
 }

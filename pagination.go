@@ -30,6 +30,7 @@ import (
 	"iter"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -80,10 +81,16 @@ func (c *Client) walkCap() int {
 //
 // Invalid params are reported before any request, as a plain
 // ErrInvalidInput error, not a WalkError.
+//
+// A server (or a proxy) may put anything in a cursor, the API key
+// included: Error and %#v show the cursor with the key scrubbed, while
+// Cursor itself holds it as sent, to resume from.
 type WalkError struct {
 	Offset int
 	Cursor string
 	Err    error
+
+	scrub scrubber // the walking client's; nil on a WalkError built by hand
 }
 
 // Error reads "mintlify: walk stopped at offset 500: HTTP 429: ...", with
@@ -92,7 +99,7 @@ func (e *WalkError) Error() string {
 	var at string
 	switch {
 	case e.Cursor != "":
-		at = fmt.Sprintf("at cursor %q", e.Cursor)
+		at = fmt.Sprintf("at cursor %q", e.shown(e.Cursor))
 	case e.Offset > 0:
 		at = fmt.Sprintf("at offset %d", e.Offset)
 	default:
@@ -102,7 +109,17 @@ func (e *WalkError) Error() string {
 	if e.Err != nil {
 		cause = strings.TrimPrefix(e.Err.Error(), "mintlify: ")
 	}
-	return "mintlify: walk stopped " + at + ": " + cause
+	return e.shown("mintlify: walk stopped " + at + ": " + cause)
+}
+
+// GoString is Error for %#v, which would otherwise print Cursor as sent.
+func (e *WalkError) GoString() string { return "&mintlify.WalkError{" + strconv.Quote(e.Error()) + "}" }
+
+func (e *WalkError) shown(s string) string {
+	if e.scrub == nil {
+		return s
+	}
+	return e.scrub(s, false)
 }
 
 // Unwrap gives the cause to errors.Is and errors.As.
@@ -149,7 +166,13 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 		// The cursor comes from the server, which may have echoed the key
 		// into it: the error's text is scrubbed, its Cursor field is not
 		// (it is what resumes the walk).
-		fail := func(err error) { yield(nil, c.redact(&WalkError{Offset: at.offset, Cursor: at.cursor, Err: err})) }
+		var scrub scrubber
+		if c != nil {
+			scrub = c.scrub
+		}
+		fail := func(err error) {
+			yield(nil, c.redact(&WalkError{Offset: at.offset, Cursor: at.cursor, Err: err, scrub: scrub}))
+		}
 		seen := newRecentKeys(dedupWindow)
 		var cursors *recentKeys
 		if pg.cursorPaged {

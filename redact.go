@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -28,8 +29,17 @@ func newScrubber(key string) scrubber {
 		escaped := strings.Trim(string(j), `"`)
 		needles = append(needles, escaped, strings.ReplaceAll(escaped, "/", `\/`))
 	}
+	// The key's textual forms: a long enough start of any of them is
+	// redacted too (a proxy's echo cut short, then escaped into a URL).
+	starts := unique(append([]string(nil), needles...))
 	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
 		needles = append(needles, base64Cores(enc, key)...)
+	}
+	// An echo may be encoded once more on its way to a text: an error
+	// quotes a server's value (%q doubles a JSON escape's backslash), a
+	// walk escapes a server's cursor into the next request's URL (logged).
+	for _, n := range needles[:len(needles):len(needles)] {
+		needles = append(needles, strings.Trim(strconv.Quote(n), `"`), url.QueryEscape(n))
 	}
 	needles = unique(needles)
 	return func(s string, cut bool) string {
@@ -38,7 +48,9 @@ func newScrubber(key string) scrubber {
 				s = strings.ReplaceAll(s, n, redacted)
 			}
 		}
-		s = redactKeyPrefixes(s, key)
+		for _, start := range starts {
+			s = redactKeyPrefixes(s, start)
+		}
 		if cut {
 			s = trimNeedlePrefix(s, needles)
 		}

@@ -98,7 +98,7 @@ func (w *staticExportWire) check() error {
 		return errors.New("static export without a jobId")
 	}
 	if !w.Status.documented() {
-		return fmt.Errorf("static export status %q is not one the API documents", answerText(string(w.Status)))
+		return fmt.Errorf("static export status %s is not one the API documents", answerText(string(w.Status)))
 	}
 	return nil
 }
@@ -222,7 +222,7 @@ func (c *Client) GetStaticExport(ctx context.Context, jobID string) (*StaticExpo
 		return nil, err
 	}
 	if w.JobID != jobID {
-		return nil, c.malformed(r, "asked for static export %q, the answer is about %q", jobID, answerText(w.JobID))
+		return nil, c.malformed(r, "asked for static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
 	return w.export(), nil
 }
@@ -260,7 +260,7 @@ func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticE
 		return nil, err
 	}
 	if w.JobID != "" && w.JobID != jobID {
-		return nil, c.malformed(r, "asked for the bundle of static export %q, the answer is about %q", jobID, answerText(w.JobID))
+		return nil, c.malformed(r, "asked for the bundle of static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
 	return &StaticExportBundle{JobID: jobID, URL: *w.BundleURL, SizeBytes: *w.SizeBytes, ExpiresAt: w.ExpiresAt}, nil
 }
