@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/docsagent/mintlify-go/mockserver"
@@ -136,6 +138,47 @@ func FuzzFaultSpec(f *testing.F) {
 		}()
 		if rec.Code >= 400 && rec.Header().Get("Content-Type") == "application/json" {
 			checkError(t, rec)
+		}
+	})
+}
+
+// FuzzAnalyticsQuery: whatever the query string (and thread ID), every
+// analytics route answers 200 with a body of its schema or 400 with the
+// error body; never a 500, a panic or a hang.
+//
+//	go test -run '^$' -fuzz FuzzAnalyticsQuery -fuzztime 20000x ./mockserver
+func FuzzAnalyticsQuery(f *testing.F) {
+	for _, q := range []string{"", "limit=1000", "limit=0&offset=-1", "dateFrom=2025-03-01&dateTo=2025-03-03",
+		"source=agent&status=pending,resolved", "status=,", "cursor=01ARZ3NDEKTSV4RRFFQ69G5FAV", "cursor=AAAA",
+		"limit=%zz", "dateTo=2025-01-01T00:00:00.999999999%2B14:00"} {
+		f.Add(q, "01ARZ3NDEKTSV4RRFFQ69G5FAV")
+	}
+	s := mockserver.New(mockserver.WithSeed(2000), mockserver.WithoutRateLimits())
+	f.Cleanup(s.Close)
+	routes := []struct{ path, schema string }{
+		{"visitors", "visitors"}, {"views", "views"}, {"searches", "searches"}, {"feedback", "feedback"},
+		{"feedback/by-page", "feedback-by-page"}, {"assistant", "assistant"}, {"assistant/caller-stats", "caller-stats"},
+		{"assistant/threads/", "thread"},
+	}
+	f.Fuzz(func(t *testing.T, query, threadID string) {
+		for _, rt := range routes {
+			path := "/v1/analytics/" + s.ProjectID() + "/" + rt.path
+			if strings.HasSuffix(rt.path, "/") {
+				path += url.PathEscape(threadID)
+			}
+			req := httptest.NewRequest("GET", path, nil)
+			req.URL.RawQuery = query
+			req.Header.Set("Authorization", "Bearer "+s.APIKey())
+			rec := httptest.NewRecorder()
+			s.Handler().ServeHTTP(rec, req)
+			switch rec.Code {
+			case http.StatusOK:
+				validate(t, rt.schema, rec.Body.Bytes())
+			case http.StatusBadRequest, http.StatusNotFound:
+				checkError(t, rec)
+			default:
+				t.Fatalf("status %d for %s?%s", rec.Code, path, query)
+			}
 		}
 	})
 }

@@ -2,14 +2,19 @@ package mockserver_test
 
 import (
 	"bytes"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/docsagent/mintlify-go/mockserver"
 )
 
 // The project's own JSON Schemas of the vendor's answers (testdata/schema),
@@ -88,5 +93,40 @@ func TestSchemasRefuseBrokenAnswers(t *testing.T) {
 		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(body))
 		require.NoError(t, err)
 		require.Error(t, schemas[name].Validate(doc), name)
+	}
+}
+
+// The job routes' answers, successes and refusals, match the schemas.
+func TestJobAnswersMatchTheSchema(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock), mockserver.WithJobRateLimit(3, time.Hour))
+	created := h.do("POST", h.jobsPath(""), `{"prompt":"document webhooks"}`)
+	require.Equal(t, http.StatusCreated, created.Status)
+	validate(t, "job", created.Body)
+	var j job
+	created.decode(t, &j)
+	validate(t, "job", h.do("GET", h.jobsPath("/"+j.ID), "").Body)
+	clock.Advance(mockserver.DefaultJobDuration)
+	completed := h.do("GET", h.jobsPath("/"+j.ID), "")
+	validate(t, "job", completed.Body)
+	assert.Contains(t, string(completed.Body), `"prLink":"https://`)
+	followed := h.do("POST", h.jobsPath("/"+j.ID+"/message"), `{"prompt":"and the retries"}`)
+	require.Equal(t, http.StatusOK, followed.Status)
+	validate(t, "job", followed.Body)
+	require.NoError(t, h.s.ArchiveJob(j.ID))
+	validate(t, "job", h.do("GET", h.jobsPath("/"+j.ID), "").Body)
+
+	for _, r := range []*response{
+		h.do("POST", h.jobsPath(""), `{}`),                           // 400
+		h.do("GET", h.jobsPath("/job_nope"), ""),                     // 404
+		h.do("GET", h.jobsPath("/"+j.ID), "", "Authorization", ""),   // 401
+		h.do("POST", h.jobsPath(""), `{"prompt":"x"}`),               // 429 (the third slot)
+		h.do("POST", h.jobsPath(""), `{"prompt":"x"}`),               // 429
+		h.do("GET", "/v1/analytics/"+h.s.ProjectID()+"/nowhere", ""), // 404, unknown route
+		h.do("POST", h.jobsPath(""), strings.Repeat("x", 2<<20)),     // 413
+	} {
+		assert.GreaterOrEqual(t, r.Status, 400)
+		validate(t, "error", r.Body)
 	}
 }
