@@ -1,13 +1,16 @@
 // Package mockserver is a working, in-process implementation of the
-// Mintlify agent-jobs and visitor-analytics API, for end-to-end tests of the
+// Mintlify admin API (agent jobs, the analytics export, deployments and
+// static export), for end-to-end tests of the
 // SDK and of programs built on it.
 //
 // Spec-driven mocks answer every request with a canned example: jobs never
 // move, a created job cannot be read back, nothing is counted. This server
 // behaves like the service instead. Jobs are stored per project and run
 // through active to completed or failed as the server's clock passes the
-// job duration; visits are stored and the visitors export is computed from
-// them, deduplicated, date-filtered and paginated exactly; keys, projects
+// job duration; analytics events (visits, searches, feedback, assistant
+// threads) are stored and every analytics route is computed from them,
+// deduplicated, filtered and paginated exactly, with keyset cursors that
+// neither repeat nor skip while events arrive; keys, projects
 // and rate limits are enforced with the service's status codes and error
 // bodies. It does not import the SDK, so a bug in one cannot hide a bug in
 // the other.
@@ -33,8 +36,8 @@
 // Tests choose what happens: an agent function (WithAgent) or a per-job call
 // (Server.SetOutcome) decides whether a run opens a pull request, changes
 // nothing or fails; Server.FinishJob and Server.ArchiveJob move a job on;
-// WithVisits, WithSyntheticVisits and Server.AddVisits supply analytics
-// data. Afterwards, Server.Journal lists every request (never the key) to
+// WithVisits, WithSearches, WithFeedback, WithThreads, WithSeed and the
+// Server's Add methods supply analytics events. Afterwards, Server.Journal lists every request (never the key) to
 // count calls and retries, and Server.Jobs lists what was created, with the
 // prompts, to prove that no prompt produced two jobs.
 //
