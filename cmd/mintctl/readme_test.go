@@ -1,0 +1,165 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+)
+
+// readmeSection returns the README's text from the heading to the next
+// heading of the same level.
+func readmeSection(t *testing.T, heading string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	s := string(data)
+	i := strings.Index(s, "\n"+heading+"\n")
+	require.GreaterOrEqual(t, i, 0, "README has %q", heading)
+	s = s[i+len(heading)+2:]
+	if j := strings.Index(s, "\n## "); j >= 0 {
+		s = s[:j]
+	}
+	return s
+}
+
+// stepOutputs are the GitHub Actions outputs each command writes
+// (DESIGN §4, fixed).
+var stepOutputs = map[string][]string{
+	"job":           {"job_id", "status", "pr_link"},
+	"deploy":        {"status_id", "status"},
+	"preview":       {"status_id", "status", "preview_url"},
+	"automation":    {"run_id", "job_id"},
+	"static-export": {"export_id", "status", "bundle_file"},
+}
+
+// mintctlArgs parses a mintctl command line of a README example as the
+// shell would, roughly: quoted words are one argument.
+func mintctlArgs(line string) []string {
+	var args []string
+	for _, m := range regexp.MustCompile(`"[^"]*"|'[^']*'|\S+`).FindAllString(line, -1) {
+		args = append(args, strings.Trim(m, `"'`))
+	}
+	return args
+}
+
+// checkCommandLine fails unless args (after "mintctl") name a real command
+// whose flags and arguments parse.
+func checkCommandLine(t *testing.T, args []string) *cobra.Command {
+	t.Helper()
+	a := &app{lookupEnv: func(string) (string, bool) { return "", false }}
+	cmd, rest, err := a.rootCommand().Find(args)
+	require.NoError(t, err, "%v", args)
+	require.NoError(t, cmd.ParseFlags(rest), "%v", args)
+	require.NoError(t, cmd.ValidateArgs(cmd.Flags().Args()), "%v", args)
+	if cmd.PreRunE != nil {
+		require.NoError(t, cmd.PreRunE(cmd, cmd.Flags().Args()), "%v", args)
+	}
+	return cmd
+}
+
+type workflow struct {
+	On   map[string]any `yaml:"on"`
+	Jobs map[string]struct {
+		Outputs map[string]string `yaml:"outputs"`
+		Steps   []struct {
+			ID   string            `yaml:"id"`
+			If   string            `yaml:"if"`
+			Env  map[string]string `yaml:"env"`
+			Run  string            `yaml:"run"`
+			Uses string            `yaml:"uses"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// TestREADMEWorkflows: the "In CI" workflows are valid YAML, install
+// mintctl with go install, pass the key from a secret in the step's
+// environment, put no expression straight into a script, run mintctl
+// commands that parse, and read only step outputs mintctl writes.
+func TestREADMEWorkflows(t *testing.T) {
+	t.Parallel()
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(readmeSection(t, "## In CI"), -1)
+	require.Len(t, blocks, 3, "create a job, deploy on push, preview per pull request")
+	var commands []string
+	triggers := map[string]string{}
+	for _, b := range blocks {
+		var wf workflow
+		require.NoError(t, yaml.Unmarshal([]byte(b[1]), &wf), "%s", b[1])
+		require.NotEmpty(t, wf.Jobs)
+		for _, job := range wf.Jobs {
+			installs := false
+			writes := map[string][]string{} // step ID → its outputs
+			for _, step := range job.Steps {
+				assert.NotContains(t, step.Run, "${{", "an expression in a script runs as shell: pass it in env")
+				if step.Run == "go install github.com/docsagent/mintlify-go/cmd/mintctl@latest" {
+					installs = true
+				}
+				for line := range strings.Lines(step.Run) {
+					i := strings.Index(line, "mintctl ")
+					if i < 0 || strings.Contains(line, "go install") {
+						continue
+					}
+					require.True(t, installs, "mintctl installed before it runs")
+					assert.Equal(t, "${{ secrets.MINTLIFY_API_KEY }}", step.Env["MINTLIFY_API_KEY"], "the key from a secret, in env")
+					args := mintctlArgs(line[i+len("mintctl "):])
+					cmd := checkCommandLine(t, args)
+					commands = append(commands, strings.TrimSpace(line[i:]))
+					for on := range wf.On {
+						triggers[strings.Join(args[:1], "")+" "+on] = line
+					}
+					noun := strings.Fields(cmd.CommandPath())[1]
+					writes[step.ID] = stepOutputs[noun]
+					if cmd.Flags().Lookup("wait") != nil {
+						assert.True(t, slices.Contains(args, "--wait"), "%s: a CI step waits for the verdict", line)
+					}
+				}
+			}
+			refs := regexp.MustCompile(`steps\.([\w-]+)\.outputs\.(\w+)`).FindAllStringSubmatch(b[1], -1)
+			for _, r := range refs {
+				assert.Contains(t, writes[r[1]], r[2], "step %s writes output %s", r[1], r[2])
+			}
+		}
+	}
+	t.Log(commands)
+	assert.Contains(t, triggers, "job release", "a job created on a release")
+	assert.Contains(t, triggers, "deploy push", "a deployment on push")
+	assert.Contains(t, triggers, "preview pull_request", "a preview per pull request")
+	assert.Contains(t, blocks[2][1], "preview_url }}", "the preview's URL exposed as an output")
+}
+
+// TestREADMECommandTable: the table of commands is the real grammar,
+// command for command.
+func TestREADMECommandTable(t *testing.T) {
+	t.Parallel()
+	section := readmeSection(t, "## Command line: mintctl")
+	var rows []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `(mintctl [^`]*)`").FindAllStringSubmatch(section, -1) {
+		rows = append(rows, strings.ReplaceAll(m[1], `\|`, "|"))
+	}
+	a := &app{lookupEnv: func(string) (string, bool) { return "", false }}
+	var want []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		switch {
+		case c.Name() == "analytics":
+			want = append(want, c.Parent().CommandPath()+" "+c.Use)
+		case c.Parent() != nil && c.Parent().Name() == "analytics" && c.Name() != "thread":
+			return // the routes: ROUTE in the analytics row
+		case c.HasParent() && (!c.HasSubCommands() || c.Name() == "deploy"): // job and automation only group
+			want = append(want, c.Parent().CommandPath()+" "+c.Use)
+		}
+		for _, sub := range c.Commands() {
+			if sub.Name() != "help" && sub.Name() != "completion" {
+				walk(sub)
+			}
+		}
+	}
+	walk(a.rootCommand())
+	assert.ElementsMatch(t, want, rows)
+}
