@@ -53,16 +53,21 @@ func (c *routeClient) ok(route, schema, query string, v any) {
 	require.NoError(c.t, json.Unmarshal(body, v))
 }
 
-func (c *routeClient) walkViews(w window, size int) (counts, []row) {
+// walkOffset walks an offset route (views or visitors) to its end.
+func (c *routeClient) walkOffset(route string, w window, size int) (counts, []row) {
 	var rows []row
 	var totals counts
 	for offset := 0; ; offset += size {
+		var raw map[string]json.RawMessage
+		c.ok(route, route, "limit="+strconv.Itoa(size)+"&offset="+strconv.Itoa(offset)+w.query(), &raw)
 		var p struct {
-			Totals  counts `json:"totals"`
-			Views   []row  `json:"views"`
-			HasMore bool   `json:"hasMore"`
+			Totals  counts
+			Views   []row
+			HasMore bool
 		}
-		c.ok("views", "views", "limit="+strconv.Itoa(size)+"&offset="+strconv.Itoa(offset)+w.query(), &p)
+		require.NoError(c.t, json.Unmarshal(raw["totals"], &p.Totals))
+		require.NoError(c.t, json.Unmarshal(raw[route], &p.Views))
+		require.NoError(c.t, json.Unmarshal(raw["hasMore"], &p.HasMore))
 		if offset > 0 {
 			require.Equal(c.t, totals, p.Totals, "totals change between pages")
 		}
@@ -186,10 +191,14 @@ func TestAnalyticsRoutesMatchTheSpec(t *testing.T) {
 			c := &routeClient{t: t, s: c.s, hc: c.hc}
 
 			wantTotals, wantViews := modelViews(d.visits, w)
+			wantVisitorTotals, wantVisitors := modelVisitors(d.visits, w)
 			for _, size := range sizes(rng, 250, small) {
-				totals, views := c.walkViews(w, size)
+				totals, views := c.walkOffset("views", w, size)
 				require.Equal(t, wantTotals, totals, "views totals")
 				require.Equal(t, orEmpty(wantViews), orEmpty(views), "views rows, size %d", size)
+				totals, visitors := c.walkOffset("visitors", w, size)
+				require.Equal(t, wantVisitorTotals, totals, "visitors totals")
+				require.Equal(t, orEmpty(wantVisitors), orEmpty(visitors), "visitors rows, size %d", size)
 			}
 
 			wantTotal, wantSearches := modelSearches(d.searches, w)

@@ -68,6 +68,58 @@ func modelViews(visits []mockserver.Visit, w window) (counts, []row) {
 	return totals, rows
 }
 
+// modelVisitors counts distinct visitors: per path and site-wide, human
+// and AI separately, and total once per visitor whichever way it was seen.
+func modelVisitors(visits []mockserver.Visit, w window) (counts, []row) {
+	type seen struct{ human, ai bool }
+	byPath := map[string]map[string]*seen{}
+	site := map[string]*seen{}
+	mark := func(m map[string]*seen, who string, ai bool) {
+		v := m[who]
+		if v == nil {
+			v = &seen{}
+			m[who] = v
+		}
+		if ai {
+			v.ai = true
+		} else {
+			v.human = true
+		}
+	}
+	tally := func(m map[string]*seen) counts {
+		var c counts
+		for _, v := range m {
+			if v.human {
+				c.Human++
+			}
+			if v.ai {
+				c.AI++
+			}
+			c.Total++
+		}
+		return c
+	}
+	for _, v := range visits {
+		if !w.has(v.Time) {
+			continue
+		}
+		if byPath[v.Path] == nil {
+			byPath[v.Path] = map[string]*seen{}
+		}
+		mark(byPath[v.Path], v.VisitorID, v.AI)
+		mark(site, v.VisitorID, v.AI)
+	}
+	var rows []row
+	for path, m := range byPath {
+		c := tally(m)
+		rows = append(rows, row{Path: path, Human: c.Human, AI: c.AI, Total: c.Total})
+	}
+	slices.SortFunc(rows, func(a, b row) int {
+		return cmp.Or(cmp.Compare(b.Total, a.Total), cmp.Compare(a.Path, b.Path))
+	})
+	return tally(site), rows
+}
+
 type searchRow struct {
 	SearchQuery    string  `json:"searchQuery"`
 	Hits           int     `json:"hits"`
