@@ -36,7 +36,7 @@ func main() {
 
 	if err := run(ctx, prompt); err != nil {
 		fmt.Fprintln(os.Stderr, "create-and-poll:", err)
-		os.Exit(1)
+		os.Exit(demo.ExitCode(err))
 	}
 }
 

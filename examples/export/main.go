@@ -67,7 +67,7 @@ func main() {
 	defer closeMock()
 	if err := run(ctx, c, cfg, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "export:", err)
-		os.Exit(1)
+		os.Exit(demo.ExitCode(err))
 	}
 }
 

@@ -32,7 +32,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, jobID, prompt); err != nil {
 		fmt.Fprintln(os.Stderr, "follow-up:", err)
-		os.Exit(1)
+		os.Exit(demo.ExitCode(err))
 	}
 }
 

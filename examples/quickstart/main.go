@@ -43,7 +43,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, p); err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
-		os.Exit(1)
+		os.Exit(demo.ExitCode(err))
 	}
 }
 

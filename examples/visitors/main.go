@@ -40,7 +40,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, p); err != nil {
 		fmt.Fprintln(os.Stderr, "visitors:", err)
-		os.Exit(1)
+		os.Exit(demo.ExitCode(err))
 	}
 }
 

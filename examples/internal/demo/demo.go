@@ -102,6 +102,19 @@ func Usage(fs *flag.FlagSet, synopsis, description string) {
 	}
 }
 
+// ExitCode is the exit status for an example's error, as mintctl's: 2 for
+// configuration (a key set but empty, input refused before sending), so
+// that a script can tell "fix the setup" from "the call failed" (1).
+func ExitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, ErrEmptyKey), errors.Is(err, mintlify.ErrInvalidInput):
+		return 2
+	}
+	return 1
+}
+
 // UsageError prints msg and the usage, and exits 2, as the flag package
 // does for a bad flag.
 func UsageError(fs *flag.FlagSet, msg string) {
