@@ -124,7 +124,11 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 func load(b *testing.B, s *mockserver.Server, req []byte, conns int) {
-	addr := strings.TrimPrefix(s.URL(), "http://")
+	loadAddr(b, strings.TrimPrefix(s.URL(), "http://"), req, conns)
+}
+
+// loadAddr is load against any HTTP/1.1 server, the comparison mocks too.
+func loadAddr(b *testing.B, addr string, req []byte, conns int) {
 	clients := make([]net.Conn, conns)
 	for i := range clients {
 		c, err := net.Dial("tcp", addr)

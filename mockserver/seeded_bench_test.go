@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strconv"
 	"sync"
 	"testing"
@@ -172,6 +173,29 @@ func BenchmarkSeededWalkRSS(b *testing.B) {
 	}
 	b.ReportMetric(float64(pages)/float64(b.N), "pages/walk")
 	b.ReportMetric(rssMB(), "MB-RSS")
+}
+
+// BenchmarkPrismLoad is BenchmarkSeededLoad against another mock of the
+// same API, for the comparison in BENCHMARKS.md: Stoplight Prism serving
+// the vendor's analytics document. Skipped unless MOCK_COMPARE_ADDR names
+// it (host:port), e.g.
+//
+//	npx @stoplight/prism-cli mock -p 4399 analytics.openapi.json &
+//	MOCK_COMPARE_ADDR=127.0.0.1:4399 go test -run '^$' -bench 'SeededLoad|PrismLoad' -benchtime 20000x ./mockserver
+func BenchmarkPrismLoad(b *testing.B) {
+	addr := os.Getenv("MOCK_COMPARE_ADDR")
+	if addr == "" {
+		b.Skip("MOCK_COMPARE_ADDR is not set")
+	}
+	auth := "Authorization: Bearer mint_compare\r\n"
+	for _, tc := range []struct{ name, path string }{
+		{"views-50", "/v1/analytics/p/views"},
+		{"searches-50", "/v1/analytics/p/searches"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			loadAddr(b, addr, []byte("GET "+tc.path+" HTTP/1.1\r\nHost: mock\r\n"+auth+"\r\n"), 8)
+		})
+	}
 }
 
 // BenchmarkSeededLoad: requests per second for a views page and a searches
