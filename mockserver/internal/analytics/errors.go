@@ -10,6 +10,7 @@ type Error struct {
 	Details []string
 }
 
+// Error is the message and the first detail, for logs and Go callers.
 func (e *Error) Error() string {
 	if len(e.Details) > 0 {
 		return e.Message + ": " + e.Details[0]
