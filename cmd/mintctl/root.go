@@ -161,9 +161,13 @@ func (a *app) client() (*mintlify.Client, error) {
 	case strings.TrimSpace(key) == "":
 		return nil, usageErrorf("%s is set but empty: set it to an admin API key (mint_...); in CI, check that the secret exists and is passed to this step", mintlify.EnvAPIKey)
 	}
-	project, _ := a.lookupEnv(mintlify.EnvProjectID)
-	if project == "" {
+	project, set := a.lookupEnv(mintlify.EnvProjectID)
+	switch {
+	case !set || project == "":
 		return nil, usageErrorf("%s is not set: set it to your project's ID", mintlify.EnvProjectID)
+	case strings.TrimSpace(project) != project:
+		// Sent as is, "  " would reach the API as a project called "%20%20".
+		return nil, usageErrorf("%s %q has white space around it: set it to your project's ID alone", mintlify.EnvProjectID, project)
 	}
 	opts := []mintlify.Option{
 		mintlify.WithAPIKey(key),
