@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"github.com/spf13/cobra"
 
@@ -98,12 +99,12 @@ prints it or writes it to step outputs or logs.`,
 func (a *app) download(ctx context.Context, c *mintlify.Client, id, path string) error {
 	b, err := c.BundleStaticExport(ctx, id)
 	if err != nil {
-		return fmt.Errorf("bundling static export %s: %w", id, err)
+		return fmt.Errorf("bundling static export %s: %w", id, hideLinks(err))
 	}
 	if path == "-" {
 		n, err := c.DownloadStaticExport(ctx, b, a.rawStdout) // the bundle, unaltered
 		if err != nil {
-			return fmt.Errorf("downloading the bundle: %w", err)
+			return hideLinks(err)
 		}
 		a.infof("downloaded %d bytes", n)
 		return nil
@@ -118,7 +119,7 @@ func (a *app) download(ctx context.Context, c *mintlify.Client, id, path string)
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("downloading the bundle: %w", err)
+		return hideLinks(err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
@@ -157,3 +158,25 @@ func (a *app) reportExport(w io.Writer, e *mintlify.StaticExport, f *waitFlags, 
 	}
 	return nil
 }
+
+// signedLink matches a link with a query: the shape of a presigned link,
+// whose query is the credential.
+var signedLink = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>]*\?[^\s"'<>]*`)
+
+// hideLinks keeps err's chain but shows no link with a query in its text.
+// The bundle routes' errors come from the server; one that quotes a
+// presigned link (a 409 "already bundled at ...") would put the link in
+// a CI log, where anyone who reads it can download the site.
+func hideLinks(err error) error {
+	if err == nil || !signedLink.MatchString(err.Error()) {
+		return err
+	}
+	return &linkHiddenError{err}
+}
+
+type linkHiddenError struct{ err error }
+
+func (e *linkHiddenError) Error() string {
+	return signedLink.ReplaceAllString(e.err.Error(), "[link hidden]")
+}
+func (e *linkHiddenError) Unwrap() error { return e.err }
