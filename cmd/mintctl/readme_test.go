@@ -163,3 +163,57 @@ func TestREADMECommandTable(t *testing.T) {
 	walk(a.rootCommand())
 	assert.ElementsMatch(t, want, rows)
 }
+
+// TestHelpExamplesParse: every example in every command's help and in the
+// README is a command line that parses (flags, arguments and the
+// --timeout rule).
+func TestHelpExamplesParse(t *testing.T) {
+	t.Parallel()
+	a := &app{lookupEnv: func(string) (string, bool) { return "", false }}
+	var walk func(c *cobra.Command)
+	n := 0
+	walk = func(c *cobra.Command) {
+		for line := range strings.Lines(c.Example) {
+			i := strings.Index(line, "mintctl ")
+			if i < 0 || strings.Contains(line, "go install") {
+				continue
+			}
+			line = line[i+len("mintctl "):]
+			if j := strings.IndexAny(line, "|>#&"); j >= 0 {
+				line = line[:j] // a pipe, a redirection, a comment
+			}
+			if strings.HasPrefix(line, "mock ") {
+				continue // the mock server's own flags
+			}
+			checkCommandLine(t, mintctlArgs(line))
+			n++
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(a.rootCommand())
+	assert.Greater(t, n, 20)
+
+	// And the README's shell examples.
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	inCode := false
+	for line := range strings.Lines(string(data)) {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+			continue
+		}
+		i := strings.Index(line, "mintctl ")
+		if !inCode || i < 0 || strings.Contains(line, "go install") || strings.Contains(line, "mintctl mock") ||
+			strings.Contains(line[:i], "#") { // a comment that names mintctl
+			continue
+		}
+		args := line[i+len("mintctl "):]
+		if j := strings.IndexAny(args, "|>#&)"); j >= 0 {
+			args = args[:j]
+		}
+		t.Log(strings.TrimSpace(args))
+		checkCommandLine(t, mintctlArgs(args))
+	}
+}
