@@ -146,6 +146,25 @@ Exit codes:
 	})
 	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.deployCommand(), a.previewCommand(),
 		a.automationCommand(), a.staticExportCommand(), a.mockCommand())
+	// cobra's own help and completion commands answer an unknown topic or
+	// shell with text and exit 0: a script would not notice the typo.
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return usageErrorf("no help topic %q: run 'mintctl --help' for the commands", strings.Join(args, " "))
+			}
+			return cmd.Help()
+		},
+	})
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			group(c)
+		}
+	}
 	return root
 }
 
