@@ -39,7 +39,17 @@ func viewsServer(t *testing.T) *httptest.Server {
 
 func runAgainst(t *testing.T, url string, args ...string) (string, string, int) {
 	t.Helper()
+	return runAgainstEnv(t, url, nil, args...)
+}
+
+// runAgainstEnv runs mintctl against the server at url with a valid
+// configuration, plus env.
+func runAgainstEnv(t *testing.T, url string, more map[string]string, args ...string) (string, string, int) {
+	t.Helper()
 	env := map[string]string{mintlify.EnvAPIKey: "mint_formulas0123456789", mintlify.EnvProjectID: "p1", mintlify.EnvBaseURL: url}
+	for k, v := range more {
+		env[k] = v
+	}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	var stdout, stderr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
