@@ -32,7 +32,7 @@ be queued: look before triggering again).`,
 			if err != nil {
 				return fmt.Errorf("triggering the deployment: %w", err)
 			}
-			a.infof("triggered deployment %s", id)
+			a.infof("triggered deployment %s", printable(id))
 			return a.followDeployment(cmd.Context(), c, id, "", &f)
 		},
 	}
@@ -84,7 +84,7 @@ branch redeploys it at the same URL. With --wait, wait for the verdict as
 			if err != nil {
 				return fmt.Errorf("triggering the preview: %w", err)
 			}
-			a.infof("triggered preview %s of %s at %s", p.StatusID, args[0], p.URL)
+			a.infof("triggered preview %s of %s at %s", printable(p.StatusID), printable(args[0]), printable(p.URL))
 			return a.followDeployment(cmd.Context(), c, p.StatusID, p.URL, &f)
 		},
 	}
@@ -139,21 +139,23 @@ func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *wai
 			return err
 		}
 	} else {
-		fmt.Fprintf(a.stdout, "deployment %s %s\n", d.ID, d.Status)
+		fmt.Fprintf(a.stdout, "deployment %s %s\n", printable(d.ID), printable(string(d.Status)))
 		if previewURL != "" {
-			fmt.Fprintf(a.stdout, "preview: %s\n", previewURL)
+			fmt.Fprintf(a.stdout, "preview: %s\n", printable(previewURL))
 		}
 		if d.Status.Terminal() {
 			if d.Summary != "" {
-				fmt.Fprintf(a.stdout, "summary: %s\n", d.Summary)
+				fmt.Fprintf(a.stdout, "summary: %s\n", printable(d.Summary))
 			}
 			fmt.Fprintf(a.stdout, "files: %d added, %d modified, %d removed\n",
 				len(d.Commit.Added), len(d.Commit.Modified), len(d.Commit.Removed))
 		}
 		if d.Status == mintlify.DeploymentFailed {
 			fmt.Fprintln(a.stdout, "logs:")
-			for _, l := range d.Logs {
-				fmt.Fprintf(a.stdout, "  %s\n", l)
+			for _, entry := range d.Logs {
+				for _, l := range printableLines(entry) {
+					fmt.Fprintf(a.stdout, "  %s\n", l)
+				}
 			}
 		}
 	}
@@ -256,7 +258,7 @@ history before running the command again.`,
 					JobID      string `json:"jobId"`
 				}{r.AutomationID, r.RunID, r.JobID})
 			} else {
-				_, err = fmt.Fprintf(a.stdout, "automation %s run %s (job %s)\n", r.AutomationID, r.RunID, r.JobID)
+				_, err = fmt.Fprintf(a.stdout, "automation %s run %s (job %s)\n", printable(r.AutomationID), printable(r.RunID), printable(r.JobID))
 			}
 			if err != nil {
 				return err

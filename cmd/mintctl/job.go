@@ -262,10 +262,10 @@ func (a *app) reportJob(j *mintlify.Job, f *waitFlags, waited bool) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(a.stdout, "job %s %s\n", j.ID, j.Status)
+		fmt.Fprintf(a.stdout, "job %s %s\n", printable(j.ID), printable(string(j.Status)))
 		switch {
 		case j.PRLink != "":
-			fmt.Fprintln(a.stdout, j.PRLink)
+			fmt.Fprintln(a.stdout, printable(j.PRLink))
 		case j.Status == mintlify.JobCompleted:
 			fmt.Fprintln(a.stdout, "no pull request: no file needed a change")
 		case j.Status == mintlify.JobActive:

@@ -138,3 +138,24 @@ func TestRedactWriterAcrossWrites(t *testing.T) {
 	_, _ = w.Write([]byte("a short key is no admin key"))
 	assert.Equal(t, "a short key is no admin key", out.String(), "nothing held back, nothing replaced")
 }
+
+// Text from the server reaches the terminal with its control characters
+// visible: no escape sequence, no forged line.
+func TestServerTextIsPrintable(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"_id": "65f1c0ffee0123456789abcd", "projectId": "p1", "status": "failure", "createdAt": "2025-01-01T00:00:00Z",
+			"summary": "done\x1b]0;pwned\x07\x1b[2J", "logs": []string{"step 1\r\nstep 2", "\x1b[31mred\x1b[0m\u202eevil"},
+		})
+	}))
+	defer srv.Close()
+	out, stderr, code := runAgainst(t, srv.URL, "deploy", "status", "65f1c0ffee0123456789abcd")
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, out+stderr, "\x1b")
+	assert.NotContains(t, out+stderr, "\r")
+	assert.NotContains(t, out, "\u202e")
+	assert.Contains(t, out, "summary: done^[]0;pwned^G^[[2J\n")
+	assert.Contains(t, out, "\n  step 1\n  step 2\n  ^[[31mred^[[0m\\u202eevil\n", "a log entry's lines stay indented under logs:")
+}

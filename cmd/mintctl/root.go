@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if !a.started && code == exitError {
 		code = exitUsage // an unknown command or flag, a wrong number of arguments
 	}
-	fmt.Fprintf(stderr, "mintctl: %v\n", err)
+	fmt.Fprintf(stderr, "mintctl: %s\n", printable(err.Error()))
 	if code == exitUsage && !a.started {
 		fmt.Fprintln(stderr, "Run 'mintctl --help' for usage.")
 	}

@@ -42,7 +42,7 @@ prints it or writes it to step outputs or logs.`,
 			if err != nil {
 				return fmt.Errorf("starting the static export: %w", err)
 			}
-			a.infof("started static export %s", e.ID)
+			a.infof("started static export %s", printable(e.ID))
 			outs := func(e *mintlify.StaticExport) []output {
 				return []output{{"export_id", e.ID}, {"status", string(e.Status)}}
 			}
@@ -142,9 +142,9 @@ func (a *app) reportExport(w io.Writer, e *mintlify.StaticExport, f *waitFlags, 
 			Error     *string `json:"error"`
 		}{e.ID, string(e.Status), e.Progress, e.PageCount, jsonValue(e.CreatedAt), jsonValue(e.UpdatedAt), nullable(e.Error)})
 	} else {
-		_, err = fmt.Fprintf(w, "static export %s %s: %.0f%%, %d pages\n", e.ID, e.Status, e.Progress, e.PageCount)
+		_, err = fmt.Fprintf(w, "static export %s %s: %.0f%%, %d pages\n", printable(e.ID), printable(string(e.Status)), e.Progress, e.PageCount)
 		if err == nil && e.Error != "" {
-			_, err = fmt.Fprintf(w, "error: %s\n", e.Error)
+			_, err = fmt.Fprintf(w, "error: %s\n", printable(e.Error))
 		}
 	}
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -44,10 +43,10 @@ row of 'mintctl analytics conversations' (a ULID).`,
 					Messages  []message `json:"messages"`
 				}{t.ID, jsonValue(t.CreatedAt), msgs})
 			}
-			fmt.Fprintf(a.stdout, "thread %s, %s\n", t.ID, stamp(t.CreatedAt))
+			fmt.Fprintf(a.stdout, "thread %s, %s\n", printable(t.ID), stamp(t.CreatedAt))
 			for _, m := range t.Messages {
-				fmt.Fprintf(a.stdout, "\n%s, %s:\n", m.Role, stamp(m.CreatedAt))
-				for _, line := range strings.Split(strings.TrimRight(m.Content, "\n"), "\n") {
+				fmt.Fprintf(a.stdout, "\n%s, %s:\n", printable(m.Role), stamp(m.CreatedAt))
+				for _, line := range printableLines(m.Content) {
 					fmt.Fprintf(a.stdout, "  %s\n", line)
 				}
 			}
