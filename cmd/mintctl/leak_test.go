@@ -147,7 +147,8 @@ func TestServerTextIsPrintable(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"_id": "65f1c0ffee0123456789abcd", "projectId": "p1", "status": "failure", "createdAt": "2025-01-01T00:00:00Z",
-			"summary": "done\x1b]0;pwned\x07\x1b[2J", "logs": []string{"step 1\r\nstep 2", "\x1b[31mred\x1b[0m\u202eevil"},
+			"summary": "done\x1b]0;pwned\x07\x1b[2J", "logs": []string{"step 1\r\nstep 2", "\x1b[31mred\x1b[0m\u202eevil",
+				"::add-mask::x", "ok\n  ::set-output name=status::success"},
 		})
 	}))
 	defer srv.Close()
@@ -158,4 +159,9 @@ func TestServerTextIsPrintable(t *testing.T) {
 	assert.NotContains(t, out, "\u202e")
 	assert.Contains(t, out, "summary: done^[]0;pwned^G^[[2J\n")
 	assert.Contains(t, out, "\n  step 1\n  step 2\n  ^[[31mred^[[0m\\u202eevil\n", "a log entry's lines stay indented under logs:")
+	// No line is a GitHub Actions workflow command.
+	for line := range strings.Lines(out + stderr) {
+		assert.False(t, strings.HasPrefix(strings.TrimSpace(line), "::"), "%q", line)
+	}
+	assert.Contains(t, out, "\n  \\::add-mask::x\n  ok\n    \\::set-output name=status::success\n")
 }

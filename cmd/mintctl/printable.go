@@ -9,9 +9,16 @@ import (
 // printable shows a text from the server on one line with its control
 // characters made visible (ESC as ^[, a line break as ^J): a job's link,
 // a deployment's logs or an error body could otherwise move the cursor,
-// retitle the terminal or forge lines of a CI log. --json, CSV and JSON
-// Lines keep the text as sent (JSON escapes control characters itself).
+// retitle the terminal or forge lines of a CI log. A text that would start
+// a GitHub Actions workflow command (::) starts with a backslash instead.
+// --json, CSV and JSON Lines keep the text as sent.
 func printable(s string) string {
+	if t := strings.TrimLeft(s, " \t"); strings.HasPrefix(t, "::") {
+		// The GitHub Actions runner reads a log line that starts with ::
+		// as a workflow command (set an output, mask, stop commands):
+		// server text never starts one.
+		s = s[:len(s)-len(t)] + `\` + t
+	}
 	if strings.IndexFunc(s, isControl) < 0 {
 		return s
 	}
