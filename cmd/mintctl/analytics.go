@@ -462,7 +462,7 @@ func (a *app) exportStopped(r analyticsRoute, f *exportFlags, p exportParams, fo
 	} else {
 		line += " >> FILE  # the file this run's output went to"
 	}
-	fmt.Fprintf(a.stderr, "mintctl: export stopped after %d rows; every row received was written. To append the rest, run:\n  %s\n", rows, line)
+	fmt.Fprintf(a.stderr, "mintctl: export stopped after %d rows; every row received was written. To append the rest, run:\n  %s\n", rows, printable(line)) // a cursor is server text
 	return fmt.Errorf("export stopped: %w", err)
 }
 
