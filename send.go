@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -417,9 +418,16 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*R
 	case u.Fragment != "":
 		return nil, invalidf("path %q has a fragment", c.scrub(path, false))
 	}
-	for _, seg := range strings.Split(u.Path, "/") {
-		if seg == "." || seg == ".." {
+	// Dot segments as servers read them: some take \ for / and drop a
+	// ";param" ("..;" is ".." to Tomcat).
+	for _, seg := range strings.FieldsFunc(u.Path, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg, _, _ = strings.Cut(seg, ";"); seg == "." || seg == ".." {
 			return nil, invalidf("path %q has a dot segment", c.scrub(path, false))
+		}
+	}
+	if out != nil {
+		if v := reflect.ValueOf(out); v.Kind() != reflect.Pointer || v.IsNil() {
+			return nil, invalidf("out is a %T: pass nil or a non-nil pointer", out)
 		}
 	}
 	r.path, r.query, _ = strings.Cut(path, "?")

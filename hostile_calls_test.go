@@ -1,0 +1,206 @@
+package mintlify
+
+// Hostile and careless use of the escape hatch, the pollers of
+// deployments and static exports, and the storage host of
+// DownloadStaticExport.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// hostRecorder is a transport that records the host and credentials of
+// every request and answers 200 {}.
+type hostRecorder struct {
+	mu    sync.Mutex
+	calls []string // "host path auth"
+}
+
+func (h *hostRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.mu.Lock()
+	h.calls = append(h.calls, r.URL.Host+" "+r.URL.EscapedPath()+" "+r.Header.Get("Authorization"))
+	h.mu.Unlock()
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: http.NoBody, Request: r, ContentLength: 0}, nil
+}
+
+// TestDoRefusesPathsThatLeaveTheAPI: only a path relative to the base URL
+// is called, never another host, and never a path a server would resolve
+// above the base URL (dot segments, however spelled). Nothing is sent for
+// a refused path.
+func TestDoRefusesPathsThatLeaveTheAPI(t *testing.T) {
+	t.Parallel()
+	bad := []string{
+		"https://evil.test/v1/x",
+		"http://evil.test",
+		"//evil.test/v1/x",
+		"///evil.test/x",
+		"evil.test/v1/x",
+		"v1/analytics",
+		"",
+		"?limit=5",
+		"/v1/../admin",
+		"/v1/./x",
+		"/..",
+		"/v1/%2e%2e/admin",
+		"/v1/%2E%2e/admin",
+		"/v1/.%2e/admin",
+		"/v1/..;/admin",     // Tomcat and friends read "..;" as ".."
+		"/v1/..%3b/admin",   // the same, escaped
+		"/v1/..\\admin",     // servers that read \ as /
+		"/v1/%5c..%5cadmin", // the same, escaped
+		"/v1/x#frag",
+		"/v1/x\r\nHost: evil.test",
+		"/v1/\x00",
+		"mailto:a@evil.test",
+		"/v1/x@evil.test:443/",
+	}
+	rec := &hostRecorder{}
+	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(coreBaseURL+"/prefix"),
+		WithHTTPClient(&http.Client{Transport: rec}), WithMaxRetries(0))
+	require.NoError(t, err)
+	for _, path := range bad {
+		_, err := c.Do(context.Background(), http.MethodGet, path, nil, nil)
+		if strings.Contains(path, "@evil.test") && err == nil {
+			continue // checked below: still the API's host
+		}
+		require.ErrorIs(t, err, ErrInvalidInput, "%q", path)
+		assert.Equal(t, 1, strings.Count(err.Error(), "mintlify:"), "reads once: %s", err)
+	}
+	rec.mu.Lock()
+	for _, call := range rec.calls {
+		assert.True(t, strings.HasPrefix(call, "api.example.test /prefix/"), "left the base URL: %s", call)
+	}
+	rec.mu.Unlock()
+
+	// What is fine: a query, escaped characters, dots inside a segment.
+	for _, path := range []string{"/v1/analytics/{projectId}/views?limit=5&cursor=../..", "/v1/a.b/..c/x..", "/v1/%2F"} {
+		_, err := c.Do(context.Background(), http.MethodGet, path, nil, nil)
+		require.NoError(t, err, path)
+	}
+}
+
+// TestDoRefusesACarelessOut: out must be nil or a non-nil pointer; anything
+// else is the caller's mistake, reported before any request, never a
+// malformed answer or, for a POST, an unknown outcome.
+func TestDoRefusesACarelessOut(t *testing.T) {
+	t.Parallel()
+	c, mt := newCoreClient(t, WithMaxRetries(0))
+	mt.RegisterNoResponder(respond(200, `{"a":1}`))
+	var nilMap *map[string]any
+	for name, out := range map[string]any{
+		"a map value":    map[string]any{},
+		"a struct value": struct{ A int }{},
+		"a nil pointer":  nilMap,
+		"a string":       "out",
+	} {
+		for _, method := range []string{http.MethodGet, http.MethodPost} {
+			_, err := c.Do(context.Background(), method, "/v1/x", nil, out)
+			require.ErrorIs(t, err, ErrInvalidInput, "%s %s", method, name)
+			assert.NotErrorIs(t, err, ErrOutcomeUnknown)
+		}
+	}
+	assert.Zero(t, mt.GetTotalCallCount(), "nothing sent")
+	var ok map[string]any
+	_, err := c.Do(context.Background(), http.MethodGet, "/v1/x", nil, &ok)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"a": 1.0}, ok)
+}
+
+// TestDeploymentAndExportPollersOwnRetryAfter: as for jobs, a 429 with a
+// Retry-After beyond the maximum poll interval ends the poll at once
+// (ErrRateLimited, one read, nothing slept inside the read), and one within
+// it becomes the next wait.
+func TestDeploymentAndExportPollersOwnRetryAfter(t *testing.T) {
+	t.Parallel()
+	pollers := map[string]struct {
+		url, good string
+		poll      func(c *Client, opts ...PollOption) error
+	}{
+		"PollDeployment": {depStatusURL + "st_1", goodDeploy, func(c *Client, opts ...PollOption) error {
+			_, err := c.PollDeployment(context.Background(), "st_1", opts...)
+			return err
+		}},
+		"PollStaticExport": {coreBaseURL + "/v1/static-export/jobs/exp_1", goodExport, func(c *Client, opts ...PollOption) error {
+			_, err := c.PollStaticExport(context.Background(), "exp_1", opts...)
+			return err
+		}},
+	}
+	for name, p := range pollers {
+		for _, form := range []string{"seconds", "HTTP date"} {
+			// The date is made in each subtest: parallel subtests may start late.
+			retryAfter := func() string {
+				if form == "seconds" {
+					return "1"
+				}
+				return time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat)
+			}
+			t.Run(name+"/beyond the maximum/"+form, func(t *testing.T) {
+				t.Parallel()
+				c, mt := newCoreClient(t, WithRetryWait(time.Millisecond, time.Minute)) // the client alone would sleep
+				mt.RegisterResponder(http.MethodGet, p.url, respond(429, `{"error":"slow down"}`, "Retry-After", retryAfter()))
+				started := time.Now()
+				err := p.poll(c, WithPollInterval(50*time.Millisecond), WithMaxPollInterval(100*time.Millisecond))
+				require.ErrorIs(t, err, ErrRateLimited)
+				assert.Less(t, time.Since(started), 900*time.Millisecond, "Retry-After was not slept")
+				assert.Equal(t, 1, mt.GetTotalCallCount(), "one read, then the poller decided")
+				assert.Equal(t, 1, strings.Count(err.Error(), "mintlify:"), "reads once: %s", err)
+			})
+			t.Run(name+"/within the maximum/"+form, func(t *testing.T) {
+				t.Parallel()
+				c, mt := newCoreClient(t, WithRetryWait(time.Millisecond, time.Minute))
+				mt.RegisterResponder(http.MethodGet, p.url, inOrder(
+					respond(429, `{"error":"slow down"}`, "Retry-After", retryAfter()),
+					respond(200, p.good)))
+				var waits []time.Duration
+				err := p.poll(c, WithPollInterval(time.Millisecond), WithMaxPollInterval(time.Minute), recordWaits(&waits))
+				require.NoError(t, err)
+				require.Len(t, waits, 1)
+				assert.GreaterOrEqual(t, waits[0], 900*time.Millisecond, "the poller waited as asked")
+				assert.LessOrEqual(t, waits[0], 3*time.Second)
+				assert.Equal(t, 2, mt.GetTotalCallCount())
+			})
+		}
+	}
+}
+
+// TestDownloadEndsWithItsContextWhateverTheHost: a storage host that
+// switches protocols, sends informational answers or a body that stalls
+// cannot hold DownloadStaticExport past its context.
+func TestDownloadEndsWithItsContextWhateverTheHost(t *testing.T) {
+	t.Parallel()
+	answers := map[string]string{
+		"101 held open":        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+		"100 then nothing":     "HTTP/1.1 100 Continue\r\n\r\n",
+		"headers then nothing": "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nabc",
+		"a 503 body stalled":   "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 1000\r\n\r\n<Error>",
+		"a 403 body stalled":   "HTTP/1.1 403 Forbidden\r\nContent-Length: 1000\r\n\r\n<Error>",
+	}
+	for name, answer := range answers {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			base := rawServer(t, func(c net.Conn) { fmt.Fprint(c, answer) })
+			c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID),
+				WithRetryWait(time.Millisecond, 5*time.Millisecond))
+			require.NoError(t, err)
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			var out bytes.Buffer
+			started := time.Now()
+			_, err = c.DownloadStaticExport(ctx, &StaticExportBundle{JobID: "exp_1", URL: base + "/b.tgz?sig=1", SizeBytes: 1000}, &out)
+			require.Error(t, err)
+			assert.Less(t, time.Since(started), time.Second, "returned soon after the context ended")
+			assert.Equal(t, 1, strings.Count(err.Error(), "mintlify:"), "reads once: %s", err)
+		})
+	}
+}
