@@ -5,6 +5,8 @@
 //
 // Where to look:
 //
+//   - events.go: the event types; store.go: one project's events, kept
+//     copy-on-write so that Reset returns to the initial set cheaply;
 //   - query.go: the parameters each route takes, and their validation;
 //   - visits.go, report.go: visitors and views (offset pages);
 //   - searches.go: search terms, hits, ctr, the most-clicked page;
