@@ -242,3 +242,29 @@ func dropCursor(t *testing.T, body []byte) []byte {
 	b, _ := json.Marshal(v)
 	return b
 }
+
+// The new routes have names for fault rules and the journal.
+func TestAnalyticsRoutesAreNamedInFaultsAndJournal(t *testing.T) {
+	t.Parallel()
+	routes := map[string][2]string{ // path, schema of its answer
+		mockserver.RouteViews: {"views", "views"}, mockserver.RouteSearches: {"searches", "searches"},
+		mockserver.RouteFeedback: {"feedback", "feedback"}, mockserver.RouteFeedbackByPage: {"feedback/by-page", "feedback-by-page"},
+		mockserver.RouteConversations: {"assistant", "assistant"}, mockserver.RouteCallerStats: {"assistant/caller-stats", "caller-stats"},
+		mockserver.RouteThread: {"assistant/threads/01ARZ3NDEKTSV4RRFFQ69G5FAV", "error"}, // unknown: 404
+	}
+	for name, route := range routes {
+		path, schema := route[0], route[1]
+		rule, err := mockserver.ParseFault("route=" + name + ",status=503,times=1")
+		require.NoError(t, err, name)
+		s := mockserver.Start(t, mockserver.WithFaults(rule), mockserver.WithoutRateLimits())
+		c := newRouteClient(t, s)
+		status, _ := c.get(path, "error", "")
+		assert.Equal(t, http.StatusServiceUnavailable, status, name)
+		status, _ = c.get(path, schema, "")
+		assert.NotEqual(t, http.StatusServiceUnavailable, status, "%s: the rule fired once", name)
+		journal := s.Journal()
+		require.Len(t, journal, 2)
+		assert.Equal(t, name, journal[0].Route)
+		assert.Equal(t, name, journal[1].Route)
+	}
+}
