@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -62,4 +63,48 @@ func TestConcurrentUse(t *testing.T) {
 		assert.True(t, prs[jobs[0].Repository+"/pull/"+fmt.Sprint(n)], "PR numbers count 1..%d without gaps", len(jobs))
 	}
 	assert.Len(t, h.s.Journal(), workers*perWorker*4)
+}
+
+// Run with -race: events arrive while walks run, and every walk still
+// gives each row once.
+func TestConcurrentEventsAndWalks(t *testing.T) {
+	t.Parallel()
+	d := buildDataset(8)
+	s := mockserver.Start(t, append(d.options(), mockserver.WithSeed(2000))...)
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 100 {
+				at := day0.Add(time.Duration(i) * time.Hour)
+				id := fmt.Sprintf("w%d-%d", w, i)
+				assert.NoError(t, s.AddSearches(s.ProjectID(), mockserver.SearchEvent{Query: id, Time: at}))
+				assert.NoError(t, s.AddFeedback(s.ProjectID(), mockserver.Feedback{ID: id, Path: "/p", Source: mockserver.FeedbackAgent, CreatedAt: at}))
+				assert.NoError(t, s.AddThreads(s.ProjectID(), mockserver.Thread{Turns: []mockserver.Turn{{Time: at, Query: id}}}))
+				assert.NoError(t, s.AddVisits(s.ProjectID(), mockserver.Visit{VisitorID: id, Path: "/p", Time: at}))
+			}
+		}()
+	}
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := newRouteClient(t, s)
+			for _, size := range []int{7, 50} {
+				total := -1
+				terms := walkCursor(c, "searches", "searches", "", size, searchesPage(t, &total), nil)
+				assertEachOnce(t, nil, ids(terms, func(r searchRow) string { return r.SearchQuery }))
+				entries := walkCursor(c, "feedback", "feedback", "", size, feedbackPage(t), nil)
+				assertEachOnce(t, nil, ids(entries, func(r feedbackRow) string { return r.ID }))
+				turns := walkCursor(c, "assistant", "assistant", "", size, conversationsPage(t), nil)
+				assertEachOnce(t, nil, ids(turns, func(r conversationRow) string { return r.ID + "@" + r.Timestamp }))
+				c.walkOffset("views", window{}, 250)
+			}
+		}()
+	}
+	wg.Wait()
+	counts, err := s.EventCounts(s.ProjectID())
+	require.NoError(t, err)
+	assert.Equal(t, len(d.feedback)+2000/50+200, counts.Feedback)
 }
