@@ -155,3 +155,39 @@ func ExampleOutcomeHeader() {
 	// Output:
 	// failed
 }
+
+// Searches, feedback and assistant threads are stored as events; every
+// analytics route is computed from them.
+func ExampleWithSearches() {
+	at := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
+	s := mockserver.New(
+		mockserver.WithSearches(
+			mockserver.SearchEvent{Query: "webhooks", Time: at, ClickedPath: "/webhooks"},
+			mockserver.SearchEvent{Query: "webhooks", Time: at.Add(time.Minute)},
+		),
+		mockserver.WithThreads(mockserver.Thread{
+			ID:     "01JNGJ5W0000000000000000AA",
+			Caller: mockserver.CallerAPI,
+			Turns: []mockserver.Turn{
+				{Time: at, Query: "How do I sign webhooks?", Response: "With the secret in the dashboard."},
+				{Time: at.Add(time.Minute), Query: "Where is it?", Response: "Settings, then Webhooks."},
+			},
+		}),
+	)
+	defer s.Close()
+	hc := s.Client()
+
+	_, page := get(s, hc, "/v1/analytics/"+s.ProjectID()+"/searches?dateFrom=2025-03-01")
+	term := page["searches"].([]any)[0].(map[string]any)
+	fmt.Println(term["searchQuery"], term["hits"], term["ctr"], term["topClickedPage"])
+
+	_, stats := get(s, hc, "/v1/analytics/"+s.ProjectID()+"/assistant/caller-stats")
+	fmt.Println("api queries:", stats["api"], "total:", stats["total"])
+
+	_, thread := get(s, hc, "/v1/analytics/"+s.ProjectID()+"/assistant/threads/01JNGJ5W0000000000000000AA")
+	fmt.Println(len(thread["messages"].([]any)), "messages")
+	// Output:
+	// webhooks 2 0.5 /webhooks
+	// api queries: 2 total: 2
+	// 4 messages
+}
