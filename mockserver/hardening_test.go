@@ -150,3 +150,14 @@ func TestControlRefusesOversizedRequests(t *testing.T) {
 	assert.Equal(t, http.StatusRequestEntityTooLarge, r.Status)
 	assert.Contains(t, r.apiError(t).details()[0], "smaller batches")
 }
+
+// encoding/json's Decoder.Token has no depth limit; a body of nested
+// arrays must be refused, not recursed into until the stack blows.
+func TestControlRefusesDeeplyNestedBodies(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	deep := `{"searches":` + strings.Repeat("[", 1_000_000) + strings.Repeat("]", 1_000_000) + `}`
+	r := h.do("POST", "/_mock/searches", deep)
+	require.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, r.apiError(t).details()[0], "nests deeper")
+}

@@ -28,7 +28,7 @@ var (
 // unknown key is refused too.
 func decodeExact(data []byte, v any, strict bool) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := checkKeys(dec, reflect.TypeOf(v), "", strict); err != nil {
+	if err := checkKeys(dec, reflect.TypeOf(v), "", strict, 0); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("the request body is not valid JSON: %w", err)
@@ -61,10 +61,14 @@ func jsonTypeName(t reflect.Type) string {
 	return "value of type " + t.String()
 }
 
+// maxJSONDepth bounds nesting: Decoder.Token, unlike Unmarshal, sets no
+// limit, and a body of a million '[' must not recurse a million deep.
+const maxJSONDepth = 64
+
 // checkKeys reads one JSON value from dec, checking the keys of every
 // object in it against t (nil: anything goes). It streams tokens, so a
 // large body is never held twice as a tree.
-func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool) error {
+func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, depth int) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -72,6 +76,9 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool) erro
 	delim, ok := tok.(json.Delim)
 	if !ok {
 		return nil
+	}
+	if depth >= maxJSONDepth {
+		return fmt.Errorf("the request body nests deeper than %d levels", maxJSONDepth)
 	}
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -108,7 +115,7 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool) erro
 				}
 				next = ft
 			}
-			if err := checkKeys(dec, next, path+key+".", strict); err != nil {
+			if err := checkKeys(dec, next, path+key+".", strict, depth+1); err != nil {
 				return err
 			}
 		}
@@ -118,7 +125,7 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool) erro
 			elem = t.Elem()
 		}
 		for dec.More() {
-			if err := checkKeys(dec, elem, path, strict); err != nil {
+			if err := checkKeys(dec, elem, path, strict, depth+1); err != nil {
 				return err
 			}
 		}
