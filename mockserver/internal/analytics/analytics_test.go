@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -95,5 +96,16 @@ func TestParseQueryReportsEveryProblem(t *testing.T) {
 	e, ok := err.(*Error)
 	if !ok || len(e.Details) != 3 {
 		t.Fatalf("got %v, want three details (limit, cursor, dates; offset is not an assistant parameter)", err)
+	}
+}
+
+func TestParseQueryBoundsItsDetails(t *testing.T) {
+	_, err := ParseQuery(&FeedbackSpec, "status="+strings.Repeat("x,", 10_000))
+	e, ok := err.(*Error)
+	if !ok || len(e.Details) != maxProblems+1 {
+		t.Fatalf("got %d details, want %d and a count of the rest", len(e.Details), maxProblems+1)
+	}
+	if want := "... and 9981 more problems"; e.Details[maxProblems] != want {
+		t.Errorf("last detail %q, want %q", e.Details[maxProblems], want)
 	}
 }

@@ -126,11 +126,20 @@ func ParseQuery(spec *Spec, raw string) (Query, error) {
 	if fromSet && toSet && !fromT.Before(toT) {
 		problems = append(problems, "dateFrom must be before dateTo (dateTo is exclusive)")
 	}
+	if len(problems) > maxProblems {
+		// A hostile query of a thousand bad statuses must not make the
+		// answer a thousand times its size.
+		more := len(problems) - maxProblems
+		problems = append(problems[:maxProblems], "... and "+strconv.Itoa(more)+" more problems")
+	}
 	if len(problems) > 0 {
 		return Query{}, invalidQuery(problems...)
 	}
 	return q, nil
 }
+
+// maxProblems bounds the details of one refusal.
+const maxProblems = 20
 
 func (s *Spec) takes(key string) bool {
 	switch key {
