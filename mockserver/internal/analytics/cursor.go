@@ -24,6 +24,10 @@ func NewSigner() *Signer {
 
 const macSize = 12 // 96 bits: forging one is out of reach of any test
 
+// maxCursor is longer than any cursor this server issues (a feedback ID
+// is the longest part); a longer one is refused before it is decoded.
+const maxCursor = 1 << 10
+
 var cursorEncoding = base64.RawURLEncoding
 
 func (s *Signer) mac(binding, position []byte) []byte {
@@ -43,8 +47,11 @@ func (s *Signer) seal(binding, position []byte) string {
 // open returns the position sealed in cursor, or a 400 when the cursor was
 // not issued by this server for this very query.
 func (s *Signer) open(binding []byte, cursor string) ([]byte, *Error) {
+	if len(cursor) > maxCursor {
+		return nil, badCursor("it is malformed")
+	}
 	raw, err := cursorEncoding.DecodeString(cursor)
-	if err != nil || len(raw) < macSize || len(cursor) > 512 {
+	if err != nil || len(raw) < macSize {
 		return nil, badCursor("it is malformed")
 	}
 	position, mac := raw[:len(raw)-macSize], raw[len(raw)-macSize:]

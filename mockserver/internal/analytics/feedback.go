@@ -37,6 +37,9 @@ func (d *feedbackData) add(f Feedback) {
 	d.entries = append(d.entries, f)
 }
 
+// maxFeedbackID bounds IDs, which feedback cursors carry.
+const maxFeedbackID = 256
+
 // AddFeedback stores entries, all or none. An empty ID is generated, an
 // empty status is pending; times keep only their UTC milliseconds, the
 // precision the route answers with.
@@ -58,6 +61,8 @@ func (st *Store) AddFeedback(entries []Feedback) error {
 			switch {
 			case dup || dupHere:
 				errs = append(errs, fmt.Errorf("feedback %d: id %q is already stored", i, f.ID))
+			case len(f.ID) > maxFeedbackID:
+				errs = append(errs, fmt.Errorf("feedback %d: id is longer than %d bytes", i, maxFeedbackID))
 			case f.Path == "":
 				errs = append(errs, fmt.Errorf("feedback %d: path is empty", i))
 			case !f.Source.valid():
