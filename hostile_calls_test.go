@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -202,5 +203,37 @@ func TestDownloadEndsWithItsContextWhateverTheHost(t *testing.T) {
 			assert.Less(t, time.Since(started), time.Second, "returned soon after the context ended")
 			assert.Equal(t, 1, strings.Count(err.Error(), "mintlify:"), "reads once: %s", err)
 		})
+	}
+}
+
+// TestObservedHeaderNamesHideAnEchoedKey: a proxy may echo the key as a
+// header's name; net/http changes its case (canonical form), which no
+// exact match recognises. The observer and Client.Do never see it.
+func TestObservedHeaderNamesHideAnEchoedKey(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()[coreAPIKey] = []string{"1"}
+		w.Header()["X-"+coreAPIKey] = []string{"2"}
+		w.Header()["X-Echo-"+coreAPIKey[:20]] = []string{"3"}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"ok":true}`)
+	}))
+	t.Cleanup(srv.Close)
+	var seen http.Header
+	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(srv.URL),
+		WithResponseObserver(func(_ context.Context, r *Response) { seen = r.Header }))
+	require.NoError(t, err)
+	resp, err := c.Do(context.Background(), http.MethodGet, "/v1/x", nil, nil)
+	require.NoError(t, err)
+	for _, h := range []http.Header{seen, resp.Header} {
+		require.NotEmpty(t, h)
+		assert.Len(t, h, 6, "every header kept, the echoes under another name: %v", h)
+		for name, values := range h {
+			text := strings.ToLower(name + ": " + strings.Join(values, ","))
+			secret := strings.ToLower(strings.TrimPrefix(coreAPIKey, "mint_"))
+			for i := 0; i+8 <= len(secret); i++ {
+				assert.NotContains(t, text, secret[i:i+8], "observed header, in any case")
+			}
+		}
 	}
 }

@@ -167,15 +167,40 @@ func (c *Client) redact(err error) error {
 	return err
 }
 
-// redactHeader copies h with the key scrubbed from every value.
+// redactHeader copies h with the key scrubbed from every value, and every
+// header whose name holds the key renamed X-Redacted-N: net/http changes
+// the case of a name, so names are matched without regard to case.
 func (c *Client) redactHeader(h http.Header) http.Header {
 	out := make(http.Header, len(h))
+	hidden := 0
 	for name, values := range h {
 		clean := make([]string, len(values))
 		for i, v := range values {
 			clean[i] = c.scrub(v, false)
 		}
+		if c.keyInName(name) {
+			hidden++
+			name = "X-Redacted-" + strconv.Itoa(hidden)
+		}
 		out[name] = clean
 	}
 	return out
+}
+
+// keyInName reports a header name holding a long start of the key, as
+// sent or percent-encoded, in any case.
+func (c *Client) keyInName(name string) bool {
+	if c.scrub(name, false) != name {
+		return true
+	}
+	key := c.cred().key
+	for _, form := range [...]string{key, url.QueryEscape(key)} {
+		start := form[:min(minEchoedPrefix, len(form))]
+		for i := 0; start != "" && i+len(start) <= len(name); i++ {
+			if strings.EqualFold(name[i:i+len(start)], start) {
+				return true
+			}
+		}
+	}
+	return false
 }
