@@ -161,3 +161,27 @@ func TestControlRefusesDeeplyNestedBodies(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, r.Status)
 	assert.Contains(t, r.apiError(t).details()[0], "nests deeper")
 }
+
+// Only Go's own HTTP layer (a malformed request line, an oversized header)
+// answers in plain text; every request that reaches the server, however
+// odd, gets a JSON error body.
+func TestOddRequestsGetJSON(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	p := h.s.ProjectID()
+	for _, tc := range []struct{ method, path string }{
+		{"OPTIONS", "/v1/analytics/" + p + "/views"},
+		{"POST", "/v1/analytics/" + p + "/searches"},
+		{"DELETE", "/v2/agent/" + p + "/job/x"},
+		{"GET", "/v1/analytics/" + p + "/assistant/threads/"},
+		{"GET", "/v1/analytics/" + p + "/feedback/by-page/extra"},
+		{"PUT", "/_mock/searches"},
+		{"GET", "/_mock/nope"},
+		{"GET", "/v1/analytics/" + p + "/views/../visitors"},
+	} {
+		r := h.do(tc.method, tc.path, "")
+		assert.GreaterOrEqual(t, r.Status, 400, "%s %s", tc.method, tc.path)
+		assert.Equal(t, "application/json", r.Header.Get("Content-Type"), "%s %s", tc.method, tc.path)
+		validate(t, "error", r.Body)
+	}
+}
