@@ -145,7 +145,9 @@ func NewClient(opts ...Option) (*Client, error) {
 		cfg.baseURL = DefaultBaseURL
 	}
 	for _, opt := range opts {
-		opt(&cfg)
+		if opt != nil { // a nil Option (an unset variable, say) changes nothing
+			opt(&cfg)
+		}
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, err

@@ -237,3 +237,25 @@ func TestObservedHeaderNamesHideAnEchoedKey(t *testing.T) {
 		}
 	}
 }
+
+// TestCarelessOptionsDoNotPanic: a nil Option, a nil PollOption and a nil
+// poll observer change nothing; before, NewClient and every poller
+// panicked on them.
+func TestCarelessOptionsDoNotPanic(t *testing.T) {
+	t.Parallel()
+	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), nil)
+	require.NoError(t, err)
+	assert.Equal(t, coreProjectID, c.ProjectID())
+
+	c, mt := newCoreClient(t, nil)
+	mt.RegisterResponder(http.MethodGet, coreJobURL("job_1"), respondJob(200, "job_1", JobCompleted))
+	mt.RegisterResponder(http.MethodGet, depStatusURL+"st_1", respond(200, goodDeploy))
+	mt.RegisterResponder(http.MethodGet, coreBaseURL+"/v1/static-export/jobs/exp_1", respond(200, goodExport))
+	ctx := context.Background()
+	_, err = c.PollJob(ctx, "job_1", nil, WithPollObserver[Job](nil))
+	require.NoError(t, err)
+	_, err = c.PollDeployment(ctx, "st_1", nil, WithPollObserver[Deployment](nil))
+	require.NoError(t, err)
+	_, err = c.PollStaticExport(ctx, "exp_1", nil, WithPollObserver[StaticExport](nil))
+	require.NoError(t, err)
+}

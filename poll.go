@@ -71,6 +71,9 @@ func WithMaxPollInterval(d time.Duration) PollOption {
 // observers are called in the order given.
 func WithPollObserver[T any](fn func(*T)) PollOption {
 	return func(p *pollConfig) {
+		if fn == nil {
+			return // observes nothing, rather than panicking at the first read
+		}
 		p.observers = append(p.observers, pollObserver{
 			accepts: func(v any) bool { _, ok := v.(*T); return ok },
 			observe: func(v any) { fn(v.(*T)) },
