@@ -607,3 +607,106 @@ func TestEveryMethodErrorsReadOnce(t *testing.T) {
 		}
 	}
 }
+
+// setPath returns good with the value at a dotted path ("views.0.path")
+// replaced by the JSON raw.
+func setPath(t testing.TB, good, path, raw string) string {
+	t.Helper()
+	var root, v any
+	require.NoError(t, json.Unmarshal([]byte(good), &root))
+	require.NoError(t, json.Unmarshal([]byte(raw), &v))
+	var p []any
+	for _, part := range strings.Split(path, ".") {
+		var i int
+		if _, err := fmt.Sscan(part, &i); err == nil && part == fmt.Sprint(i) {
+			p = append(p, i)
+		} else {
+			p = append(p, part)
+		}
+	}
+	var set func(cur any, p []any) any
+	set = func(cur any, p []any) any {
+		if len(p) == 0 {
+			return v
+		}
+		switch k := p[0].(type) {
+		case string:
+			m, ok := cur.(map[string]any)
+			require.True(t, ok, "%s: no object at %v", path, k)
+			m[k] = set(m[k], p[1:])
+		case int:
+			a, ok := cur.([]any)
+			require.True(t, ok, "%s: no array at %v", path, k)
+			a[k] = set(a[k], p[1:])
+		}
+		return cur
+	}
+	b, err := json.Marshal(set(root, p))
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestEveryMethodRefusesHostileNestedValues: inside rows and nested
+// objects too, a required value missing, null or of the wrong type, a
+// fraction where a count belongs, or a link the SDK could not use is a
+// malformed answer, on the one-page call and on its walks.
+func TestEveryMethodRefusesHostileNestedValues(t *testing.T) {
+	t.Parallel()
+	traffic := func(rows string) map[string]string {
+		return map[string]string{
+			"totals.human": `"3"`, "totals.total": `1.5`, "totals": `null`,
+			rows + ".0.path": `7`, rows + ".0.human": `null`, rows + ".0.total": `2.5`, rows + ".0.ai": `"1"`,
+			rows + ".0": `null`, rows: `"x"`, "hasMore": `"no"`,
+		}
+	}
+	mutations := map[string]map[string]string{
+		"GetVisitors": traffic("visitors"), "VisitorPages": traffic("visitors"), "Visitors": traffic("visitors"),
+		"GetViews": traffic("views"), "ViewPages": traffic("views"), "Views": traffic("views"),
+		"GetSearches": {"searches.0.hits": `"3"`, "searches.0.hits ": `3.5`, "searches.0.ctr": `"0.5"`,
+			"searches.0.lastSearchedAt": `7`, "searches.0.searchQuery": `null`, "searches.0": `null`,
+			"searches.0.topClickedPage": `7`, "totalSearches": `1.5`},
+		"GetFeedback": {"feedback.0.id": `7`, "feedback.0.status": `null`, "feedback.0": `null`,
+			"feedback.0.createdAt": `7`, "feedback.0.path": `["a"]`, "hasMore": `1`},
+		"GetFeedbackByPage": {"feedback.0.total": `"1"`, "feedback.0.path": `null`, "feedback.0.code": `0.5`,
+			"feedback.0": `null`},
+		"GetConversations": {"conversations.0.sources": `"x"`, "conversations.0.sources.0.url": `7`,
+			"conversations.0.sources.0": `null`, "conversations.0.responseType": `null`,
+			"conversations.0.timestamp": `null`, "conversations.0": `null`, "conversations.0.id": `7`},
+		"GetThread": {"messages.0.role": `7`, "messages": `"x"`, "messages.0": `null`, "messages.0.createdAt": `null`,
+			"createdAt": `7`},
+		"GetCallerStats": {"web": `1.5`, "total": `"3"`, "api": `null`, "other": `true`},
+		"GetDeployment": {"logs": `"x"`, "logs.0": `7`, "author": `"x"`, "commit.filesChanged.added": `"a"`,
+			"commit": `[]`, "author.githubUserId": `"x"`, "summary": `7`},
+		"GetStaticExport":    {"progress": `"50"`, "pageCount": `1.5`, "createdAt": `7`, "updatedAt": `"yesterday"`, "error": `7`},
+		"BundleStaticExport": {"sizeBytes": `"10"`, "sizeBytes ": `1.5`, "sizeBytes  ": `-1`, "bundleUrl": `"ftp://storage.test/b"`, "bundleUrl ": `"https://u:p@storage.test/b"`, "bundleUrl  ": `"/b.tgz"`, "expiresAt": `"soon"`},
+		"TriggerPreview":     {"previewUrl": `7`},
+		"TriggerAutomation":  {"jobId": `7`, "schemaId": `7`},
+	}
+	// The walks share the one-page call's decoder: check them on the same
+	// values.
+	for walk, one := range map[string]string{"SearchPages": "GetSearches", "Searches": "GetSearches",
+		"FeedbackPages": "GetFeedback", "Feedback": "GetFeedback", "ConversationPages": "GetConversations",
+		"Conversations": "GetConversations", "PollDeployment": "GetDeployment", "PollStaticExport": "GetStaticExport",
+		"StartStaticExport": "GetStaticExport"} {
+		mutations[walk] = mutations[one]
+	}
+	for _, m := range anyMethods {
+		for path, raw := range mutations[m.name] {
+			t.Run(m.name+"/"+strings.TrimSpace(path)+"="+raw, func(t *testing.T) {
+				t.Parallel()
+				good := m.good
+				if m.name == "StartStaticExport" {
+					good = strings.Replace(goodExport, "completed", "queued", 1)
+				}
+				body := setPath(t, good, strings.TrimSpace(path), raw)
+				c, mt := newCoreClient(t, WithMaxRetries(0))
+				mt.RegisterNoResponder(respond(m.status, body))
+				got, err := m.call(context.Background(), c)
+				require.ErrorIs(t, err, ErrMalformedResponse, "%s: %s gave %+v", m.name, body, got)
+				if m.post {
+					assert.ErrorIs(t, err, ErrOutcomeUnknown)
+				}
+			})
+		}
+	}
+}
