@@ -252,7 +252,7 @@ func (w *wireThread) check() error {
 // another thread is ErrMalformedResponse.
 func (c *Client) GetThread(ctx context.Context, threadID string) (*Thread, error) {
 	if !isULID(threadID) {
-		return nil, invalidf("thread ID %q is not a ULID (26 characters of Crockford base32)", threadID)
+		return nil, c.redact(invalidf("thread ID %q is not a ULID (26 characters of Crockford base32)", threadID))
 	}
 	path := analyticsPath + "assistant/threads/" + url.PathEscape(threadID)
 	r := request{method: http.MethodGet, path: path}

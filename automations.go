@@ -43,7 +43,7 @@ func (w *automationRunWire) check() error {
 // TriggerDeployment.
 func (c *Client) TriggerAutomation(ctx context.Context, automationID string) (*AutomationRun, error) {
 	if err := checkAutomationID(automationID); err != nil {
-		return nil, err
+		return nil, c.redact(err) // it quotes the ID, where a caller may have pasted the key
 	}
 	r := request{
 		method: http.MethodPost,

@@ -257,6 +257,11 @@ func (cfg *config) validate() error {
 		}
 		return err
 	}
+	if strings.Contains(cfg.projectID, key) {
+		// $MINTLIFY_PROJECT_ID and $MINTLIFY_API_KEY swapped, say: the ID
+		// shows in URLs, logs and %v of the Client.
+		return invalidf("project ID holds the API key: set the project's ID")
+	}
 	if cfg.maxRetries < 0 {
 		return invalidf("max retries %d is negative", cfg.maxRetries)
 	}

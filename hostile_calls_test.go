@@ -259,3 +259,38 @@ func TestCarelessOptionsDoNotPanic(t *testing.T) {
 	_, err = c.PollStaticExport(ctx, "exp_1", nil, WithPollObserver[StaticExport](nil))
 	require.NoError(t, err)
 }
+
+// TestKeyPastedIntoAnArgumentNeverShows: a caller who pastes the key where
+// an ID, a domain or the project belongs gets an error without it.
+func TestKeyPastedIntoAnArgumentNeverShows(t *testing.T) {
+	t.Parallel()
+	_, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreAPIKey))
+	require.ErrorIs(t, err, ErrInvalidInput, "the project ID is the key")
+	assertNoKey(t, err.Error(), "NewClient error")
+
+	c, mt := newCoreClient(t, WithMaxRetries(0))
+	mt.RegisterNoResponder(respond(404, `{"error":"not found"}`))
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"PollJob":        func() error { _, err := c.PollJob(ctx, coreAPIKey, hostilePoll...); return err },
+		"PollDeployment": func() error { _, err := c.PollDeployment(ctx, coreAPIKey, hostilePoll...); return err },
+		"PollStaticExport": func() error {
+			_, err := c.PollStaticExport(ctx, "x/"+coreAPIKey, hostilePoll...)
+			return err
+		},
+		"GetThread":         func() error { _, err := c.GetThread(ctx, coreAPIKey); return err },
+		"TriggerAutomation": func() error { _, err := c.TriggerAutomation(ctx, coreAPIKey+" x"); return err },
+		"StartStaticExport": func() error {
+			_, err := c.StartStaticExport(ctx, StaticExportParams{Domain: "https://" + coreAPIKey})
+			return err
+		},
+		"GetDeployment": func() error { _, err := c.GetDeployment(ctx, coreAPIKey); return err },
+		"Do":            func() error { _, err := c.Do(ctx, http.MethodGet, "/../"+coreAPIKey, nil, nil); return err },
+	}
+	for name, call := range calls {
+		err := call()
+		require.Error(t, err, name)
+		assertNoKey(t, err.Error(), name)
+		assertNoKey(t, fmt.Sprintf("%+v", err), name)
+	}
+}

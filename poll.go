@@ -87,6 +87,7 @@ func poll[T any](ctx context.Context, c *Client, what string, get func(context.C
 	if err := c.ready(ctx); err != nil {
 		return nil, err
 	}
+	what = c.scrub(what, false) // a caller may have pasted the key as the ID
 	cfg := pollConfig{interval: defaultPollInterval, maxInterval: defaultMaxPollInterval, sleep: sleep}
 	for _, opt := range opts {
 		if opt != nil {

@@ -186,7 +186,7 @@ func parseBundleLink(raw string) (*url.URL, error) {
 // wrapping ErrOutcomeUnknown.
 func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*StaticExport, error) {
 	if err := p.validate(); err != nil {
-		return nil, err
+		return nil, c.redact(err) // it quotes the domain, where a caller may have pasted the key
 	}
 	body, err := json.Marshal(struct {
 		Domain  string   `json:"domain"`
