@@ -444,6 +444,7 @@ func TestEveryMethodHidesAnEchoedKey(t *testing.T) {
 					var logs syncBuffer
 					var mu sync.Mutex
 					var seen []http.Header
+					var paths []string
 					mt := httpmock.NewMockTransport()
 					c, err := NewClient(WithAPIKey(key), WithProjectID(coreProjectID), WithBaseURL(coreBaseURL),
 						WithHTTPClient(&http.Client{Transport: mt}), WithMaxRetries(1),
@@ -452,6 +453,7 @@ func TestEveryMethodHidesAnEchoedKey(t *testing.T) {
 						WithResponseObserver(func(_ context.Context, r *Response) {
 							mu.Lock()
 							seen = append(seen, r.Header)
+							paths = append(paths, r.Method+" "+r.Path+" "+r.RequestID)
 							mu.Unlock()
 						}))
 					require.NoError(t, err)
@@ -476,6 +478,9 @@ func TestEveryMethodHidesAnEchoedKey(t *testing.T) {
 					assertNoSecret(t, key, logs.String(), "logs")
 					mu.Lock()
 					defer mu.Unlock()
+					for _, p := range paths {
+						assertNoSecret(t, key, p, "observed request")
+					}
 					for _, h := range seen {
 						for name, values := range h {
 							assertNoSecret(t, key, name+": "+strings.Join(values, ","), "observed headers")

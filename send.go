@@ -326,7 +326,8 @@ func gatewayMayHaveActed(code int) bool {
 
 // describe sums up a call's final answer, resp (nil if none arrived).
 func (c *Client) describe(method, path string, st *callState, resp *http.Response) *Response {
-	info := &Response{Method: method, Path: path, Attempts: int(st.attempts.Load())}
+	// The path carries a server's cursor, which may echo the key.
+	info := &Response{Method: method, Path: c.scrub(path, false), Attempts: int(st.attempts.Load())}
 	if resp != nil {
 		info.StatusCode = resp.StatusCode
 		info.Header = c.redactHeader(resp.Header)
