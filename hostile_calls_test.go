@@ -294,3 +294,28 @@ func TestKeyPastedIntoAnArgumentNeverShows(t *testing.T) {
 		assertNoKey(t, fmt.Sprintf("%+v", err), name)
 	}
 }
+
+// TestDoTakesAnAnswerWithoutContent: any 2xx is Client.Do's success; a 204
+// or 205 has no body to decode, so it leaves out alone instead of being a
+// malformed answer (an unknown outcome for a POST). Other 2xx with an empty
+// body still cannot fill out.
+func TestDoTakesAnAnswerWithoutContent(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{204, 205} {
+		for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
+			c, mt := newCoreClient(t, WithMaxRetries(0))
+			mt.RegisterNoResponder(respond(status, ``))
+			out := map[string]any{"kept": true}
+			resp, err := c.Do(context.Background(), method, "/v1/x", nil, &out)
+			require.NoError(t, err, "%s %d", method, status)
+			assert.Equal(t, status, resp.StatusCode)
+			assert.Equal(t, map[string]any{"kept": true}, out)
+		}
+	}
+	c, mt := newCoreClient(t, WithMaxRetries(0))
+	mt.RegisterNoResponder(respond(202, ``))
+	var out map[string]any
+	_, err := c.Do(context.Background(), http.MethodPost, "/v1/x", nil, &out)
+	require.ErrorIs(t, err, ErrMalformedResponse)
+	assert.ErrorIs(t, err, ErrOutcomeUnknown)
+}
