@@ -319,3 +319,44 @@ func TestDoTakesAnAnswerWithoutContent(t *testing.T) {
 	require.ErrorIs(t, err, ErrMalformedResponse)
 	assert.ErrorIs(t, err, ErrOutcomeUnknown)
 }
+
+// oddTransport answers with a response a careless RoundTripper might
+// build by hand.
+type oddTransport func(r *http.Request) *http.Response
+
+func (f oddTransport) RoundTrip(r *http.Request) (*http.Response, error) { return f(r), nil }
+
+// TestEveryMethodSurvivesAHandMadeResponse: a RoundTripper of the
+// caller's (WithHTTPClient) that answers without a body, without headers,
+// with status 0 or 1000 never makes a method panic.
+func TestEveryMethodSurvivesAHandMadeResponse(t *testing.T) {
+	t.Parallel()
+	odd := map[string]oddTransport{
+		"no body":     func(r *http.Request) *http.Response { return &http.Response{StatusCode: 200, Request: r} },
+		"no body 404": func(r *http.Request) *http.Response { return &http.Response{StatusCode: 404, Request: r} },
+		"status 0": func(r *http.Request) *http.Response {
+			return &http.Response{StatusCode: 0, Body: http.NoBody, Request: r}
+		},
+		"status 1000": func(r *http.Request) *http.Response {
+			return &http.Response{StatusCode: 1000, Body: http.NoBody, Request: r}
+		},
+		"no request": func(r *http.Request) *http.Response {
+			return &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"0"}}, Body: http.NoBody}
+		},
+	}
+	for name, tr := range odd {
+		for _, m := range anyMethods {
+			t.Run(name+"/"+m.name, func(t *testing.T) {
+				t.Parallel()
+				c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(coreBaseURL),
+					WithHTTPClient(&http.Client{Transport: tr}), WithRetryWait(time.Millisecond, time.Millisecond),
+					WithResponseObserver(func(context.Context, *Response) {}))
+				require.NoError(t, err)
+				ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+				defer cancel()
+				assert.NotPanics(t, func() { _, err = m.call(ctx, c) })
+				require.Error(t, err)
+			})
+		}
+	}
+}
