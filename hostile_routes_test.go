@@ -566,7 +566,22 @@ func TestEveryMethodOutcomeUnknownOnlyWhenSent(t *testing.T) {
 	}))
 	t.Cleanup(lostSrv.Close)
 
+	// A port nobody listens on: every connection is refused.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	refused := "http://" + ln.Addr().String()
+	ln.Close()
+
 	for _, m := range anyMethods {
+		t.Run(m.name+"/connection refused", func(t *testing.T) {
+			c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(refused),
+				WithRetryWait(time.Millisecond, time.Millisecond))
+			require.NoError(t, err)
+			_, err = m.call(context.Background(), c)
+			require.Error(t, err)
+			assert.NotErrorIs(t, err, ErrOutcomeUnknown, "nothing was sent")
+			assert.Equal(t, 1, strings.Count(err.Error(), "mintlify:"), "reads once: %s", err)
+		})
 		t.Run(m.name+"/handshake fails", func(t *testing.T) {
 			c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(tlsSrv.URL),
 				WithMaxRetries(0))
@@ -598,7 +613,7 @@ func TestEveryMethodOutcomeUnknownOnlyWhenSent(t *testing.T) {
 func TestEveryMethodErrorsReadOnce(t *testing.T) {
 	t.Parallel()
 	for _, m := range anyMethods {
-		for _, status := range []int{400, 404, 429, 500} {
+		for _, status := range []int{400, 404, 409, 429, 500, 502, 503, 504} {
 			t.Run(fmt.Sprintf("%s/%d", m.name, status), func(t *testing.T) {
 				t.Parallel()
 				c, mt := newCoreClient(t, WithMaxRetries(1))
@@ -608,6 +623,15 @@ func TestEveryMethodErrorsReadOnce(t *testing.T) {
 				assert.ErrorIs(t, err, sentinelFor(status))
 				// The server's own text may say "mintlify:": the SDK adds one.
 				assert.Equal(t, 3, strings.Count(err.Error(), "mintlify:"), "reads once: %s", err)
+				// A gateway's 500, 502 or 504 may follow a request the API
+				// acted on; a refusal (4xx, 503) follows one it did not.
+				gateway := status == 500 || status == 502 || status == 504
+				if m.post && gateway {
+					assert.ErrorIs(t, err, ErrOutcomeUnknown)
+					assert.Equal(t, 1, mt.GetTotalCallCount(), "never sent twice")
+				} else {
+					assert.NotErrorIs(t, err, ErrOutcomeUnknown)
+				}
 			})
 		}
 	}
