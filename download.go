@@ -72,6 +72,9 @@ func (c *Client) DownloadStaticExport(ctx context.Context, b *StaticExportBundle
 	if err != nil {
 		return 0, invalidf("%v", err)
 	}
+	if c.scrub(b.URL, false) != b.URL {
+		return 0, invalidf("the bundle link holds the API key, which must never reach the storage host")
+	}
 	if err := ctx.Err(); err != nil {
 		return 0, fmt.Errorf("mintlify: downloading the bundle: nothing sent: %w", err)
 	}

@@ -7,12 +7,16 @@ package mintlify
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -360,3 +364,30 @@ func TestEveryMethodSurvivesAHandMadeResponse(t *testing.T) {
 		}
 	}
 }
+
+// TestBundleLinkHoldingTheKeyIsNeverFollowed: a proxy that echoes the key
+// into bundleUrl would have DownloadStaticExport hand it to the storage
+// host. BundleStaticExport refuses such a link, and DownloadStaticExport
+// refuses a bundle holding one, before any request.
+func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
+	t.Parallel()
+	var storage atomic.Int32
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { storage.Add(1) }))
+	t.Cleanup(host.Close)
+	for form, echo := range keyEchoes(coreAPIKey) {
+		link := host.URL + "/b.tgz?sig=" + url.QueryEscape(echo)
+		c, mt := newCoreClient(t, WithMaxRetries(0))
+		mt.RegisterNoResponder(respond(200, setPath(t, goodBundle, "bundleUrl", strconvQuote(link))))
+		b, err := c.BundleStaticExport(context.Background(), "exp_1")
+		require.ErrorIs(t, err, ErrMalformedResponse, form)
+		assert.Nil(t, b)
+		assertNoKey(t, err.Error(), form)
+
+		_, err = c.DownloadStaticExport(context.Background(), &StaticExportBundle{JobID: "exp_1", URL: link, SizeBytes: 1}, io.Discard)
+		require.ErrorIs(t, err, ErrInvalidInput, form)
+		assertNoKey(t, err.Error(), form)
+	}
+	assert.Zero(t, storage.Load(), "nothing reached the storage host")
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -262,5 +262,10 @@ func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticE
 	if w.JobID != "" && w.JobID != jobID {
 		return nil, c.malformed(r, "asked for the bundle of static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
+	if c.scrub(*w.BundleURL, false) != *w.BundleURL {
+		// A proxy echoed the key into the link: following it would hand
+		// the key to the storage host.
+		return nil, c.malformed(r, "the bundle link holds the API key")
+	}
 	return &StaticExportBundle{JobID: jobID, URL: *w.BundleURL, SizeBytes: *w.SizeBytes, ExpiresAt: w.ExpiresAt}, nil
 }
