@@ -171,7 +171,7 @@ func (s *Server) ctlProjectOutcome(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("id")
 	if s.projects[id] == nil {
-		writeProblem(w, http.StatusNotFound, "no project "+id)
+		writeProblem(w, http.StatusNotFound, "no project "+clipDetail(id))
 		return
 	}
 	if err := s.SetProjectOutcome(id, body.Outcome); err != nil {

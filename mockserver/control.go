@@ -87,7 +87,7 @@ func (s *Server) controlRoutes() *http.ServeMux {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		hint := closestRoute(controlAsRoutes, r.Method, r.URL.Path)
 		writeReply(w, errorReply(http.StatusNotFound, "Not found",
-			"no control route for "+r.Method+" "+r.URL.Path, "closest route: "+hint.pattern))
+			"no control route for "+clipDetail(r.Method)+" "+clipDetail(r.URL.Path), "closest route: "+hint.pattern))
 	})
 	return mux
 }
@@ -136,6 +136,11 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
 		return false
 	case len(bytes.TrimSpace(body)) == 0:
 		return true
+	case bytes.TrimSpace(body)[0] != '{':
+		// null would decode to nothing and leave every setting at its
+		// default: a mistake that must not pass for a request.
+		writeProblem(w, http.StatusBadRequest, "the request body must be a JSON object")
+		return false
 	}
 	if err := decodeExact(body, v, true); err != nil {
 		writeProblem(w, http.StatusBadRequest, err.Error())
@@ -181,7 +186,7 @@ func (s *Server) ctlJobs(w http.ResponseWriter, r *http.Request) {
 func (s *Server) ctlJob(w http.ResponseWriter, r *http.Request) {
 	j, ok := s.Job(r.PathValue("id"))
 	if !ok {
-		writeProblem(w, http.StatusNotFound, "no job "+r.PathValue("id"))
+		writeProblem(w, http.StatusNotFound, "no job "+clipDetail(r.PathValue("id")))
 		return
 	}
 	writeJSON(w, http.StatusOK, j)
@@ -250,6 +255,11 @@ func (s *Server) ctlClock(w http.ResponseWriter, _ *http.Request) {
 	})
 }
 
+// maxClockAdvance bounds the control API's clock moves: a hundred years
+// serves any test of expiry, and keeps every time the mock computes far
+// from the overflow of time.Duration.
+const maxClockAdvance = 100 * 365 * 24 * time.Hour
+
 func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Advance string `json:"advance"`
@@ -262,7 +272,18 @@ func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusBadRequest, fmt.Sprintf("advance must be a positive Go duration such as \"90s\" or \"1h\", got %q", body.Advance))
 		return
 	}
-	s.offset.Add(int64(d))
+	for {
+		// Durations are int64 nanoseconds: past the bound a sum wraps and
+		// the clock would jump back almost three centuries.
+		cur := s.offset.Load()
+		if d > maxClockAdvance-time.Duration(cur) {
+			writeProblem(w, http.StatusBadRequest, fmt.Sprintf("the clock may be moved at most %s in all; it is %s ahead now", maxClockAdvance, time.Duration(cur)))
+			return
+		}
+		if s.offset.CompareAndSwap(cur, cur+int64(d)) {
+			break
+		}
+	}
 	s.ctlClock(w, r)
 }
 

@@ -3,6 +3,8 @@ package mockserver
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
+	"unicode"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/deploy"
 )
@@ -36,6 +38,11 @@ func (s *Server) triggerPreview(c *call) reply {
 	}
 	if body.Branch == nil || *body.Branch == "" {
 		return invalidBody("branch: required, a non-empty string")
+	}
+	if strings.ContainsFunc(*body.Branch, unicode.IsControl) {
+		// Git refuses such a ref; it would also reach logs and the
+		// status answer as it came.
+		return invalidBody("branch: must not contain control characters")
 	}
 	p := s.ci.projects[c.project.id]
 	if previews, _ := s.features(c.org); !previews || p.noPreviews {

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // maxBodyBytes is the largest request body accepted; larger ones are
@@ -170,6 +172,13 @@ func readPrompt(c *call) (string, reply, bool) {
 	}
 	// Keys are read exactly as the schema spells them: encoding/json would
 	// let {"Prompt": "x"} or {"prompt": "", "PROMPT": "x"} through.
+	if !utf8.Valid(body) {
+		return "", invalidBody("the request body is not valid UTF-8"), false
+	}
+	// A repeated key loses one of its values whatever the parser keeps.
+	if err := checkKeys(json.NewDecoder(bytes.NewReader(body)), nil, "", false, 0); err != nil && !isSyntaxError(err) {
+		return "", invalidBody(err.Error()), false
+	}
 	var payload map[string]json.RawMessage
 	if err := json.Unmarshal(body, &payload); err != nil {
 		var typeErr *json.UnmarshalTypeError

@@ -9,6 +9,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 )
 
 // encoding/json matches object keys to fields case-insensitively, so
@@ -27,10 +28,14 @@ var (
 // only in case is refused with the right spelling; with strict, any other
 // unknown key is refused too.
 func decodeExact(data []byte, v any, strict bool) error {
+	if !utf8.Valid(data) {
+		// encoding/json would turn the bad bytes into U+FFFD and store a
+		// branch or prompt the client never sent.
+		return errors.New("the request body is not valid UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := checkKeys(dec, reflect.TypeOf(v), "", strict, 0); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		if isSyntaxError(err) {
 			return fmt.Errorf("the request body is not valid JSON: %w", err)
 		}
 		return err
@@ -43,6 +48,13 @@ func decodeExact(data []byte, v any, strict bool) error {
 		return fmt.Errorf("the request body is not valid JSON for this route: %w", err)
 	}
 	return nil
+}
+
+// isSyntaxError reports whether checkKeys failed on malformed JSON rather
+// than on a key or the nesting.
+func isSyntaxError(err error) bool {
+	var syntax *json.SyntaxError
+	return errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 func jsonTypeName(t reflect.Type) string {
@@ -99,12 +111,20 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 				elem = t.Elem()
 			}
 		}
+		seen := map[string]bool{}
 		for dec.More() {
 			tok, err := dec.Token()
 			if err != nil {
 				return err
 			}
 			key, _ := tok.(string)
+			// encoding/json keeps the last of repeated keys; the service's
+			// parser may keep the first. Either way one of the values the
+			// client sent is silently lost, so a repeat is refused.
+			if seen[key] {
+				return fmt.Errorf("%s%s: given more than once", path, clipDetail(key))
+			}
+			seen[key] = true
 			next := elem
 			if fields != nil {
 				ft, known := fields[key]
@@ -141,7 +161,7 @@ func unknownField(path, key string, fields map[string]reflect.Type, strict bool)
 		}
 	}
 	if strict {
-		return fmt.Errorf("%s%s: unknown field", path, key)
+		return fmt.Errorf("%s%s: unknown field", path, clipDetail(key))
 	}
 	return nil
 }

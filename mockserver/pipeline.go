@@ -89,12 +89,15 @@ func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now 
 func (s *Server) notFound(r *http.Request) reply {
 	hint := closestRoute(apiRoutes, r.Method, r.URL.Path)
 	return errorReply(http.StatusNotFound, "Not found",
-		"no route for "+r.Method+" "+r.URL.Path,
+		"no route for "+clipDetail(r.Method)+" "+clipDetail(r.URL.Path),
 		"closest route: "+hint.pattern)
 }
 
 func (s *Server) record(e *JournalEntry, started time.Time) {
 	e.Duration = time.Since(started)
+	// Clipped first, so a hostile megabyte is not scanned; then no key
+	// the client put in the method, path, query or header is kept.
+	e.Method, e.Path, e.Query, e.Auth = scrubKeys(clip(e.Method)), scrubKeys(clip(e.Path)), scrubKeys(clip(e.Query)), scrubKeys(clip(e.Auth))
 	s.journal.add(*e)
 	if s.cfg.logger != nil {
 		s.logRequest(e)

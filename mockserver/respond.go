@@ -63,7 +63,7 @@ func appendError(b []byte, message string, details []string) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"message":`...)
-			b = appendJSONString(b, d)
+			b = appendJSONString(b, clipTo(scrubKeys(d), maxDetail))
 			b = append(b, '}')
 		}
 		b = append(b, ']')

@@ -49,7 +49,13 @@ func (s *Server) StorageURL() (string, error) {
 		h.srv = &http.Server{
 			Handler:           http.HandlerFunc(s.serveStorage),
 			BaseContext:       func(net.Listener) context.Context { return s.ctx },
-			ReadHeaderTimeout: 30 * time.Second,
+			// The same bounds as the API listener: a client that stalls
+			// or idles must not hold a connection (and a goroutine) for
+			// ever here either.
+			ReadHeaderTimeout: orDefault(s.cfg.timeouts.ReadHeader, DefaultTimeouts.ReadHeader),
+			ReadTimeout:       orDefault(s.cfg.timeouts.Read, DefaultTimeouts.Read),
+			WriteTimeout:      orDefault(s.cfg.timeouts.Write, DefaultTimeouts.Write),
+			IdleTimeout:       orDefault(s.cfg.timeouts.Idle, DefaultTimeouts.Idle),
 		}
 		h.done = make(chan struct{})
 		go func() {

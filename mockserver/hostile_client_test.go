@@ -1,0 +1,258 @@
+package mockserver_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/docsagent/mintlify-go/mockserver"
+)
+
+// Hostile clients, route by route: each test here failed before the fix
+// it names.
+
+// A key given twice loses one of its values whatever the parser keeps,
+// so every JSON body, API and control, refuses an exact repeat as it
+// refuses a case variant.
+func TestRepeatedJSONKeysAreRefused(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits(), mockserver.WithJobDuration(time.Hour))
+	p := h.s.ProjectID()
+	j := h.createJob("first")
+	api := map[string]string{
+		h.jobsPath(""):                      `{"prompt":"a","prompt":"b"}`,
+		h.jobsPath("/" + j.ID + "/message"): `{"prompt":"a","prompt":"b"}`,
+		"/v1/project/preview/" + p:          `{"branch":"a","branch":"b"}`,
+		"/v1/static-export/jobs":            `{"domain":"a.example.com","domain":"b.example.com"}`,
+	}
+	for path, body := range api {
+		r := h.do("POST", path, body)
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s %s: %s", path, body, r.Body)
+		assert.Contains(t, r.apiError(t).details()[0], "given more than once", path)
+	}
+	control := []struct{ method, path, body string }{
+		{"PUT", "/_mock/outcome", `{"outcome":"failed","outcome":""}`},
+		{"POST", "/_mock/clock", `{"advance":"1h","advance":"2h"}`},
+		{"POST", "/_mock/faults", `{"faults":["status=503"],"faults":[]}`},
+		{"POST", "/_mock/keys", `{"scopes":["read"],"scopes":["read","write"]}`},
+		{"POST", "/_mock/automations", `{"trigger":"code_change","trigger":"custom_schedule"}`},
+		{"PUT", "/_mock/static-export", `{"enabled":false,"enabled":true}`},
+		{"POST", "/_mock/searches", `{"searches":[{"query":"a","query":"b","timestamp":"2025-03-01T00:00:00Z"}]}`},
+		{"POST", "/_mock/jobs/" + j.ID + "/outcome", `{"outcome":"failed","outcome":"no-change"}`},
+		{"PUT", "/_mock/projects/" + p + "/outcome", `{"outcome":"failed","outcome":"no-change"}`},
+	}
+	for _, c := range control {
+		r := h.do(c.method, c.path, c.body)
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s %s %s: %s", c.method, c.path, c.body, r.Body)
+		assert.Contains(t, r.apiError(t).details()[0], "given more than once", c.path)
+	}
+	assert.Len(t, h.s.Jobs(), 1, "no job was created")
+	for _, d := range h.s.Deployments() {
+		assert.NotContains(t, []string{"a", "b"}, d.Branch, "no preview was started")
+	}
+	assert.Empty(t, h.s.Faults())
+	assert.Equal(t, "0s", h.controlClock(t)["advance"])
+	// Keys that repeat in different objects are no repeat.
+	r := h.do("POST", "/_mock/searches", `{"searches":[{"query":"a","timestamp":"2025-03-01T00:00:00Z"},{"query":"b","timestamp":"2025-03-01T00:00:00Z"}]}`)
+	assert.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+}
+
+// null decoded into a settings struct changes nothing and created a key
+// with every scope; a body that is not UTF-8 had its bytes replaced and
+// started a preview of a branch nobody named.
+func TestBodiesThatAreNotObjectsOrNotUTF8AreRefused(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits())
+	for _, body := range []string{`null`, `[]`, `"x"`, `1`, `true`} {
+		for _, c := range [][2]string{{"POST", "/_mock/keys"}, {"PUT", "/_mock/outcome"}, {"POST", "/_mock/automations"}, {"PUT", "/_mock/static-export"}} {
+			r := h.do(c[0], c[1], body)
+			assert.Equal(t, http.StatusBadRequest, r.Status, "%s %s %s: %s", c[0], c[1], body, r.Body)
+		}
+	}
+	before := len(h.s.Deployments())
+	p := h.s.ProjectID()
+	for _, body := range []string{"{\"branch\":\"a\xffb\"}", `{"branch":"a\u0000b"}`, `{"branch":"main\n::set-output"}`} {
+		r := h.do("POST", "/v1/project/preview/"+p, body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, "%q: %s", body, r.Body)
+	}
+	assert.Len(t, h.s.Deployments(), before, "no preview started")
+	for _, path := range []string{h.jobsPath(""), "/v1/static-export/jobs", "/_mock/searches"} {
+		r := h.do("POST", path, "{\"prompt\":\"\xfe\",\"domain\":\"a.example.com\",\"searches\":[]}")
+		assert.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", path, r.Body)
+		assert.Contains(t, r.apiError(t).details()[0], "UTF-8", path)
+	}
+	assert.Empty(t, h.s.Jobs())
+	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/preview/"+p, `{"branch":"feature/ü-ok"}`).Status)
+}
+
+// A 404 repeated the whole path, up to the megabyte the header limit
+// allows, on the API and on the control API.
+func TestErrorsEchoAtMostAFewBytesOfTheRequest(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	long := strings.Repeat("a", 200<<10)
+	for _, path := range []string{
+		"/v1/" + long,
+		"/_mock/" + long,
+		"/_mock/jobs/" + long,
+		"/v2/agent/" + h.s.ProjectID() + "/job/" + long + "/x",
+	} {
+		for _, method := range []string{"GET", "PUT"} {
+			r := h.do(method, path, "")
+			assert.NotEqual(t, http.StatusOK, r.Status)
+			assert.Less(t, len(r.Body), 2<<10, "%s %.40s...: %d bytes", method, path, len(r.Body))
+			r.apiError(t)
+		}
+	}
+	r := h.do("PUT", "/_mock/projects/"+long+"/outcome", `{"outcome":"failed"}`)
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	assert.Less(t, len(r.Body), 2<<10)
+	r = h.do("POST", "/_mock/searches", `{"`+long+`":1}`)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Less(t, len(r.Body), 2<<10)
+}
+
+// The key, put where no key belongs, was repeated in error details, in
+// the journal (path, query, method, header scheme) and in the log.
+func TestAKeyInOddPlacesIsNeverEchoed(t *testing.T) {
+	t.Parallel()
+	logs := &syncWriter{}
+	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	h := setup(t, mockserver.WithLogger(logger), mockserver.WithoutRateLimits())
+	key, p := h.s.APIKey(), h.s.ProjectID()
+	upper := strings.ToUpper(key[:1]) + key[1:]
+	encoded := "%6D" + key[1:] // the same key, its first byte percent-encoded
+	paths := []string{
+		"/v1/analytics/" + p + "/visitors?api_key=" + key + "&dateFrom=" + key,
+		"/v1/analytics/" + p + "/views?dateTo=" + encoded,
+		"/v1/analytics/" + p + "/searches?cursor=" + key,
+		"/v1/analytics/" + p + "/feedback?source=" + key,
+		"/v1/analytics/" + p + "/assistant/threads/" + key,
+		"/v1/analytics/" + key + "/views",
+		"/v2/agent/" + p + "/job/" + key,
+		"/v2/agent/" + p + "/job/" + encoded,
+		"/v1/project/update-status/" + key,
+		"/v1/static-export/jobs/" + key,
+		"/v1/workflow/" + p + "/" + key + "/trigger",
+		"/v1/" + key + "/nothing?token=" + key,
+		"/_mock/jobs/" + key,
+		"/_mock/" + key,
+	}
+	type seen struct{ what, text string }
+	var answers []seen
+	check := func(label string, r *response) {
+		answers = append(answers, seen{label, string(r.Body)})
+		for name, vs := range r.Header {
+			answers = append(answers, seen{label + " header " + name, strings.Join(vs, ",")})
+		}
+	}
+	for i, path := range paths {
+		check(fmt.Sprintf("path %d", i), h.do("GET", path, ""))
+	}
+	check("preview body", h.do("POST", "/v1/project/preview/"+p, `{"branch":"`+key+`","Branch":1}`))
+	check("export body", h.do("POST", "/v1/static-export/jobs", `{"domain":"`+key+`"}`))
+	check("control body", h.do("PUT", "/_mock/outcome", `{"outcome":"`+key+`"}`))
+	for i, auth := range []string{"Basic " + key, key, key + " " + key, "bearer  " + upper, "Token " + key, "Bearer " + key + "x"} {
+		check(fmt.Sprintf("auth %d", i), h.do("GET", "/v1/analytics/"+p+"/views", "", "Authorization", auth))
+	}
+	check("method", h.rawRequest(t, key+" /v1/analytics/"+p+"/views HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+key+"\r\nConnection: close\r\n\r\n"))
+	journal := h.do("GET", "/_mock/journal", "")
+	require.Equal(t, http.StatusOK, journal.Status)
+	answers = append(answers, seen{"GET /_mock/journal", string(journal.Body)}, seen{"logs", logs.String()},
+		seen{"Journal()", fmt.Sprintf("%+v", h.s.Journal())})
+	for _, a := range answers {
+		for _, form := range []string{key[len("mint_"):], strings.ToLower(encoded[3:])} {
+			assert.NotContains(t, strings.ToLower(a.text), strings.ToLower(form), "the key is echoed in %s: %.300s", a.what, a.text)
+		}
+	}
+	assert.Contains(t, string(journal.Body), "mint_***", "the journal still says a key was there")
+	assert.Greater(t, len(h.s.Journal()), len(paths)-4)
+}
+
+// rawRequest writes a request as given (a method net/http would not send)
+// and reads the answer.
+func (h *harness) rawRequest(t *testing.T, raw string) *response {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(h.s.URL(), "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(5*time.Second)))
+	_, err = io.WriteString(conn, raw)
+	require.NoError(t, err)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return &response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// Moving the clock past time.Duration's range wrapped it: the second
+// call of 2562047h put the server's time back by an hour and a half.
+func TestClockAdvanceCannotWrap(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithClock(mockserver.NewFakeClock(epoch)))
+	before := h.s.Now()
+	first := h.do("POST", "/_mock/clock", `{"advance":"2562047h"}`)
+	second := h.do("POST", "/_mock/clock", `{"advance":"2562047h"}`)
+	assert.Equal(t, http.StatusBadRequest, first.Status, "%s", first.Body)
+	assert.Equal(t, http.StatusBadRequest, second.Status, "%s", second.Body)
+	assert.False(t, h.s.Now().Before(before), "the clock never goes back")
+	require.Equal(t, http.StatusOK, h.do("POST", "/_mock/clock", `{"advance":"8760h"}`).Status, "a year is fine")
+	assert.Equal(t, before.Add(8760*time.Hour), h.s.Now())
+}
+
+// The storage host had no idle or read timeout: a client could hold its
+// connections for ever.
+func TestStorageHostClosesStalledAndIdleConnections(t *testing.T) {
+	t.Parallel()
+	s := mockserver.Start(t, mockserver.WithTimeouts(mockserver.Timeouts{Read: 300 * time.Millisecond, Idle: 300 * time.Millisecond, ReadHeader: 300 * time.Millisecond}))
+	base, err := s.StorageURL()
+	require.NoError(t, err)
+	addr := strings.TrimPrefix(base, "http://")
+	for name, send := range map[string]string{
+		"idle after an answer": "GET /bundles/x/bundle.tar.gz HTTP/1.1\r\nHost: x\r\n\r\n",
+		"stalled headers":      "GET /bundles/x/bundle.tar.gz HTTP/1.1\r\nHost: x\r\n",
+	} {
+		conn, err := net.Dial("tcp", addr)
+		require.NoError(t, err)
+		defer conn.Close()
+		_, err = io.WriteString(conn, send)
+		require.NoError(t, err)
+		start := time.Now()
+		require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+		_, err = io.Copy(io.Discard, conn)
+		assert.NoError(t, err, "%s: the server hung up before our 5 s deadline", name)
+		assert.Less(t, time.Since(start), 3*time.Second, name)
+	}
+}
+
+// syncWriter lets a logger write from the server's goroutines while the
+// test reads.
+type syncWriter struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
