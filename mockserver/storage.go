@@ -47,8 +47,8 @@ func (s *Server) StorageURL() (string, error) {
 		}
 		h.url = "http://" + ln.Addr().String()
 		h.srv = &http.Server{
-			Handler:           http.HandlerFunc(s.serveStorage),
-			BaseContext:       func(net.Listener) context.Context { return s.ctx },
+			Handler:     http.HandlerFunc(s.serveStorage),
+			BaseContext: func(net.Listener) context.Context { return s.ctx },
 			// The same bounds as the API listener: a client that stalls
 			// or idles must not hold a connection (and a goroutine) for
 			// ever here either.
