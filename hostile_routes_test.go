@@ -739,3 +739,53 @@ func TestEveryMethodRefusesHostileNestedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryMethodHidesAKeyEchoedInAnErrorAnswer: a proxy's error page or
+// JSON error that quotes the key, in any form, reaches no error text,
+// APIError field, log line or observed header of any method.
+func TestEveryMethodHidesAKeyEchoedInAnErrorAnswer(t *testing.T) {
+	t.Parallel()
+	key := "mint_sk_<live>&9vLr4+TzW/8mN3bKc5yJ="
+	for _, m := range anyMethods {
+		for form, echo := range keyEchoes(key) {
+			j, _ := json.Marshal("Authorization: Bearer " + echo)
+			bodies := map[string]string{
+				"JSON": `{"error":` + string(j) + `,"details":[{"message":` + string(j) + `}],"message":` + string(j) + `}`,
+				"HTML": "<html><body><pre>Authorization: Bearer " + echo + "</pre>" + strings.Repeat("x", 150) + echo + "</body></html>",
+			}
+			for kind, body := range bodies {
+				t.Run(m.name+"/"+form+"/"+kind, func(t *testing.T) {
+					t.Parallel()
+					var logs syncBuffer
+					var seen []string
+					var mu sync.Mutex
+					mt := httpmock.NewMockTransport()
+					c, err := NewClient(WithAPIKey(key), WithProjectID(coreProjectID), WithBaseURL(coreBaseURL),
+						WithHTTPClient(&http.Client{Transport: mt}), WithMaxRetries(1),
+						WithRetryWait(time.Millisecond, time.Millisecond),
+						WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+						WithResponseObserver(func(_ context.Context, r *Response) {
+							mu.Lock()
+							defer mu.Unlock()
+							seen = append(seen, fmt.Sprint(r.Header, r.RequestID, r.Path))
+						}))
+					require.NoError(t, err)
+					mt.RegisterNoResponder(respond(502, body, "X-Request-Id", echo, "Proxy-Authenticate", echo))
+					ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+					defer cancel()
+					_, err = m.call(ctx, c)
+					require.Error(t, err)
+					assertNoSecret(t, key, fmt.Sprintf("%v | %+v | %#v", err, err, err), "error")
+					var ae *APIError
+					if assert.ErrorAs(t, err, &ae) {
+						assertNoSecret(t, key, fmt.Sprintf("%+v %#v %s %s %s", ae, ae, ae.Message, ae.Details, ae.RequestID), "APIError")
+					}
+					assertNoSecret(t, key, logs.String(), "logs")
+					mu.Lock()
+					defer mu.Unlock()
+					assertNoSecret(t, key, strings.Join(seen, "\n"), "observed")
+				})
+			}
+		}
+	}
+}
