@@ -256,3 +256,65 @@ func (s *syncWriter) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// The storage host's Range answers, edge by edge, against the whole
+// object. Before: a range past the end or malformed got net/http's plain
+// text, "bytes=-0" a 206 with the impossible "bytes 735-734/735", and a
+// unit in another case or another unit a 416 where RFC 9110 serves the
+// object.
+func TestStorageHostRangeEdges(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobDuration(0), mockserver.WithClock(mockserver.NewFakeClock(epoch)))
+	b := h.bundle(h.startExport(`{"domain":"docs.example.com"}`).JobID)
+	whole := download(t, b.BundleURL)
+	require.Equal(t, http.StatusOK, whole.Status)
+	n := int64(len(whole.Body))
+	require.Equal(t, b.SizeBytes, n)
+	size := fmt.Sprint(n)
+	for _, c := range []struct {
+		rng    string
+		status int
+		body   []byte // for 200 and 206
+		cr     string // Content-Range, when one is due
+	}{
+		{"bytes=0-0", 206, whole.Body[:1], "bytes 0-0/" + size},
+		{"bytes=-10", 206, whole.Body[n-10:], fmt.Sprintf("bytes %d-%d/%s", n-10, n-1, size)},
+		{fmt.Sprintf("bytes=%d-", n-1), 206, whole.Body[n-1:], fmt.Sprintf("bytes %d-%d/%s", n-1, n-1, size)},
+		{fmt.Sprintf("bytes=0-%d", n+100), 206, whole.Body, fmt.Sprintf("bytes 0-%d/%s", n-1, size)},
+		{fmt.Sprintf("bytes=-%d", n+100), 206, whole.Body, fmt.Sprintf("bytes 0-%d/%s", n-1, size)},
+		{"Bytes=0-9", 206, whole.Body[:10], "bytes 0-9/" + size},
+		{"items=0-9", 200, whole.Body, ""},
+		{fmt.Sprintf("bytes=%d-", n), 416, nil, "bytes */" + size},
+		{fmt.Sprintf("bytes=%d-%d", n+5, n+10), 416, nil, "bytes */" + size},
+		{"bytes=-0", 416, nil, "bytes */" + size},
+		{"bytes=0-1,-0", 206, whole.Body[:2], "bytes 0-1/" + size},
+		{"bytes=abc", 416, nil, ""},
+		{"bytes=5-1", 416, nil, ""},
+		{"bytes=99999999999999999999-", 416, nil, ""},
+	} {
+		r := download(t, b.BundleURL, "Range", c.rng)
+		require.Equal(t, c.status, r.Status, "%s: %s", c.rng, r.Body)
+		if c.cr != "" {
+			assert.Equal(t, c.cr, r.Header.Get("Content-Range"), c.rng)
+		}
+		if c.status == 416 {
+			validate(t, "error", r.Body)
+			assert.Equal(t, "application/json", r.Header.Get("Content-Type"), c.rng)
+			continue
+		}
+		assert.Equal(t, c.body, r.Body, c.rng)
+	}
+	multi := download(t, b.BundleURL, "Range", "bytes=0-1,5-6")
+	require.Equal(t, http.StatusPartialContent, multi.Status)
+	assert.Contains(t, multi.Header.Get("Content-Type"), "multipart/byteranges")
+	assert.Equal(t, http.StatusPreconditionFailed, download(t, b.BundleURL, "If-Match", `"other"`).Status)
+	validate(t, "error", download(t, b.BundleURL, "If-Match", `"other"`).Body)
+
+	req, err := http.NewRequest("HEAD", b.BundleURL, nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, size, resp.Header.Get("Content-Length"))
+}

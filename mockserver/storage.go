@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -197,9 +198,86 @@ func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/gzip")
 	h.Set("ETag", `"`+link.JobID+"-"+itoa64(link.Size)+`"`)
+	if !normalizeRange(r) {
+		h.Set("Content-Range", "bytes */"+itoa64(bundle.Size()))
+		writeReply(w, errorReply(http.StatusRequestedRangeNotSatisfiable, "Range not satisfiable", "bytes=-0 asks for no bytes"))
+		return
+	}
 	// ServeContent handles Range, If-Range and HEAD, and copies the section
-	// through a small buffer: a padded gigabyte is never in memory.
-	http.ServeContent(w, r, "bundle.tar.gz", j.At(s.Now()).UpdatedAt, io.NewSectionReader(bundle, 0, bundle.Size()))
+	// through a small buffer: a padded gigabyte is never in memory. Its
+	// own refusals (416) are plain text; jsonErrors makes them the error
+	// body every other answer has.
+	http.ServeContent(&jsonErrors{ResponseWriter: w}, r, "bundle.tar.gz", j.At(s.Now()).UpdatedAt, io.NewSectionReader(bundle, 0, bundle.Size()))
+}
+
+// normalizeRange removes "-0" from a bytes Range header: it asks
+// for the last zero bytes, which net/http serves as a 206 with the
+// impossible Content-Range "bytes N-(N-1)/N". It reports false when
+// nothing else was asked for, which is a 416.
+//
+// It also reads the range unit without regard to case, as RFC 9110 does
+// ("Bytes=0-9" is a range), and drops a Range in a unit it does not know
+// ("items=0-1"), which a server must ignore; net/http refused both with 416.
+func normalizeRange(r *http.Request) bool {
+	v := r.Header.Get("Range")
+	if v == "" {
+		return true
+	}
+	if len(v) < len("bytes=") || !strings.EqualFold(v[:len("bytes=")], "bytes=") {
+		r.Header.Del("Range")
+		return true
+	}
+	spec := v[len("bytes="):]
+	r.Header.Set("Range", "bytes="+spec)
+	if !strings.Contains(spec, "-0") {
+		return true
+	}
+	var kept []string
+	for _, part := range strings.Split(spec, ",") {
+		if t := strings.TrimSpace(part); t != "" && strings.TrimLeft(t, "-0") == "" && strings.HasPrefix(t, "-") {
+			continue // "-0", "-00", ...
+		}
+		kept = append(kept, part)
+	}
+	if len(kept) == 0 {
+		return false
+	}
+	r.Header.Set("Range", "bytes="+strings.Join(kept, ","))
+	return true
+}
+
+// jsonErrors turns an error status written by http.ServeContent (416 for
+// a range past the end or malformed, 412 for a failed precondition) into
+// the JSON error body, keeping its headers (Content-Range).
+type jsonErrors struct {
+	http.ResponseWriter
+	replaced bool
+}
+
+func (w *jsonErrors) WriteHeader(code int) {
+	if code < 400 {
+		w.ResponseWriter.WriteHeader(code)
+		return
+	}
+	w.replaced = true
+	h := w.Header()
+	h.Del("X-Content-Type-Options")
+	detail := "the Range header asks for no byte of the object, or is malformed"
+	if code != http.StatusRequestedRangeNotSatisfiable {
+		detail = http.StatusText(code)
+	}
+	msg := http.StatusText(code)
+	if code == http.StatusRequestedRangeNotSatisfiable {
+		msg = "Range not satisfiable"
+	}
+	writeReply(w.ResponseWriter, errorReply(code, msg, detail))
+}
+
+func (w *jsonErrors) Write(b []byte) (int, error) {
+	if w.replaced {
+		return len(b), nil // ServeContent's plain-text message: dropped
+	}
+	return w.ResponseWriter.Write(b)
 }
 
 // storageFaultKind reports whether the storage host can apply a fault kind.
