@@ -522,6 +522,8 @@ func TestEveryMethodRefusesCarelessCallers(t *testing.T) {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
 				_, err := m.call(context.Background(), c)
 				require.ErrorIs(t, err, ErrInvalidInput)
+				var we *WalkError
+				assert.False(t, errors.As(err, &we), "refused before any request, not a walk that stopped: %v", err)
 				assert.Equal(t, 1, strings.Count(err.Error(), "mintlify:"), "reads once: %s", err)
 			})
 		}
@@ -529,6 +531,8 @@ func TestEveryMethodRefusesCarelessCallers(t *testing.T) {
 			var nilCtx context.Context
 			_, err := m.call(nilCtx, good)
 			require.ErrorIs(t, err, ErrInvalidInput)
+			var we *WalkError
+			assert.False(t, errors.As(err, &we), "refused before any request, not a walk that stopped: %v", err)
 		})
 	}
 	bundle := &StaticExportBundle{JobID: "exp_1", URL: "https://storage.test/b.tgz?sig=1", SizeBytes: 1}

@@ -155,8 +155,8 @@ func (pg *pager[W, P, R]) get(ctx context.Context, c *Client, q string, at posit
 // when set, is yielded before any request.
 func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start position, invalid error) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
-		if invalid == nil && ctx == nil {
-			invalid = invalidf("nil context")
+		if invalid == nil {
+			invalid = c.ready(ctx) // a nil context, a nil or zero Client: before any request, not a WalkError
 		}
 		if invalid != nil {
 			yield(nil, invalid)
