@@ -132,3 +132,23 @@ func TestShellJoinQuotes(t *testing.T) {
 	assert.Equal(t, `mintctl --cursor '' --output 'my file.csv' --status pending,resolved 'it'\''s'`,
 		shellJoin([]string{"mintctl", "--cursor", "", "--output", "my file.csv", "--status", "pending,resolved", "it's"}))
 }
+
+// The resume command quotes a server's cursor for the shell and shows its
+// control characters visibly: it cannot drive the terminal it is printed on.
+func TestResumeCommandIsPrintable(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	a := &app{stderr: &stderr}
+	var searches analyticsRoute
+	for _, r := range analyticsRoutes() {
+		if r.name == "searches" {
+			searches = r
+		}
+	}
+	from := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	err := a.exportStopped(searches, &exportFlags{output: "s.csv"}, exportParams{from: from, to: from.AddDate(0, 1, 0)}, "csv", 7,
+		&mintlify.WalkError{Cursor: "abc'\x1b[2J", Err: errors.New("HTTP 429")})
+	require.Error(t, err)
+	assert.NotContains(t, stderr.String(), "\x1b")
+	assert.Contains(t, stderr.String(), `--cursor 'abc'\''^[[2J' --output s.csv`)
+}
