@@ -41,7 +41,8 @@ const downloadBufferSize = 256 << 10
 // request with the whole file (200) cannot resume: that is an error, since
 // w already holds the start. A bundle without a link or whose link has
 // expired fails with ErrInvalidInput before any request: call
-// BundleStaticExport for a fresh one. An HTTP error from the host matches
+// BundleStaticExport for a fresh one. So does a link that holds the API
+// key (a proxy's echo): it would hand the key to the storage host. An HTTP error from the host matches
 // the sentinels by status (a 403 for an expired or altered link is
 // ErrForbidden). The download stops promptly when ctx ends.
 //

@@ -400,11 +400,13 @@ func (c *Client) malformed(r request, format string, args ...any) error {
 // HEAD like every GET; any other method only where the server cannot have
 // acted), error mapping, key redaction and body bound. path is relative to
 // the base URL and may carry a query ("/v1/analytics/{projectId}/views?limit=5");
-// "{projectId}" stands for the client's project. An absolute URL is
-// refused: the key must not reach another host. body is sent as JSON
-// (a []byte or json.RawMessage as it is; nil sends none); a 2xx answer's
-// JSON body is decoded into out unless out is nil. The returned Response
-// describes the final answer, also when err is an *APIError.
+// "{projectId}" stands for the client's project. An absolute URL, a
+// "//host" path and dot segments are refused with ErrInvalidInput: the key
+// must not reach another host or route. body is sent as JSON (a []byte or
+// json.RawMessage as it is; nil sends none); a 2xx answer's JSON body is
+// decoded into out, which must be nil (no decoding) or a non-nil pointer;
+// a 204 or 205 leaves out as it is. The returned Response describes the
+// final answer, also when err is an *APIError.
 func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*Response, error) {
 	if err := c.ready(ctx); err != nil {
 		return nil, err
