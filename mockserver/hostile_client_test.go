@@ -318,3 +318,44 @@ func TestStorageHostRangeEdges(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, size, resp.Header.Get("Content-Length"))
 }
+
+// A cursor is unpadded base64: its last character carries bits past the
+// data, which a lenient decoder drops, so some edits of that character
+// opened as the very cursor the server issued. Every edit must be a 400.
+// And "DateFrom", ignored as an unknown parameter, exported the default
+// window as if the client had asked for it.
+func TestAlteredCursorsAndCaseVariantParametersAreRefused(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits(), mockserver.WithSeed(2000), mockserver.WithClock(mockserver.NewFakeClock(epoch)))
+	win := "dateFrom=2025-01-01&dateTo=2025-03-01&limit=2"
+	base := "/v1/analytics/" + h.s.ProjectID() + "/"
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	for _, route := range []string{"searches", "feedback"} {
+		r := h.do("GET", base+route+"?"+win, "")
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		var page struct {
+			NextCursor *string `json:"nextCursor"`
+		}
+		r.decode(t, &page)
+		require.NotNil(t, page.NextCursor, route)
+		cursor := *page.NextCursor
+		require.Equal(t, http.StatusOK, h.do("GET", base+route+"?"+win+"&cursor="+cursor, "").Status)
+		last := cursor[len(cursor)-1]
+		for i := range len(alphabet) {
+			if alphabet[i] == last {
+				continue
+			}
+			altered := cursor[:len(cursor)-1] + alphabet[i:i+1]
+			r := h.do("GET", base+route+"?"+win+"&cursor="+altered, "")
+			assert.Equal(t, http.StatusBadRequest, r.Status, "%s: last character %q → %q opened", route, last, alphabet[i])
+		}
+	}
+	for _, q := range []string{"DateFrom=2025-01-01", "dateto=2025-03-01", "LIMIT=5", "Offset=10"} {
+		r := h.do("GET", base+"views?"+q, "")
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", q, r.Body)
+		assert.Contains(t, r.apiError(t).details()[0], "case-sensitive", q)
+	}
+	r := h.do("GET", base+"searches?Offset=1", "")
+	assert.Equal(t, http.StatusOK, r.Status, "a parameter the route does not take stays ignored: %s", r.Body)
+	assert.Equal(t, http.StatusOK, h.do("GET", base+"views?unknown=1&"+win, "").Status)
+}

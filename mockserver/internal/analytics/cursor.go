@@ -28,7 +28,10 @@ const macSize = 12 // 96 bits: forging one is out of reach of any test
 // is the longest part); a longer one is refused before it is decoded.
 const maxCursor = 1 << 10
 
-var cursorEncoding = base64.RawURLEncoding
+// cursorEncoding is strict: the last character of unpadded base64 holds
+// bits beyond the data, and a lenient decoder ignores them, so a cursor
+// altered in its last character would still open.
+var cursorEncoding = base64.RawURLEncoding.Strict()
 
 func (s *Signer) mac(binding, position []byte) []byte {
 	m := hmac.New(sha256.New, s.key[:])

@@ -68,7 +68,20 @@ func ParseQuery(spec *Spec, raw string) (Query, error) {
 			continue
 		}
 		i := indexOf(queryKeys, key)
-		if i < 0 || !spec.takes(key) {
+		if i < 0 {
+			// Unknown parameters are ignored, as the service ignores them;
+			// but "DateFrom" would silently export the default window, so
+			// a parameter this route takes, spelt in another case, is
+			// refused like a case-variant JSON key.
+			for _, k := range queryKeys {
+				if strings.EqualFold(k, key) && spec.takes(k) {
+					problems = append(problems, quoteShort(key)+": unknown parameter; parameter names are case-sensitive: send "+k)
+					break
+				}
+			}
+			continue
+		}
+		if !spec.takes(key) {
 			continue
 		}
 		if seen[i] {
