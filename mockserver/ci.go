@@ -73,6 +73,9 @@ func (s *Server) buildCI() error {
 	if o := s.cfg.ci.outcome; o != "" && !o.valid() {
 		return fmt.Errorf("mockserver: WithOutcome: invalid outcome %q", o)
 	}
+	if n := s.cfg.ci.bundleSize; n > MaxBundleSize {
+		return fmt.Errorf("mockserver: WithBundleSize(%d): want at most %d bytes (1 TiB)", n, int64(MaxBundleSize))
+	}
 	s.resetCI()
 	return nil
 }

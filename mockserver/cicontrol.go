@@ -189,8 +189,8 @@ func (s *Server) ctlStaticExport(w http.ResponseWriter, r *http.Request) {
 	if !decodeControl(w, r, &body) {
 		return
 	}
-	if body.BundleSize != nil && *body.BundleSize < 0 {
-		writeProblem(w, http.StatusBadRequest, "bundleSize: must not be negative")
+	if body.BundleSize != nil && (*body.BundleSize < 0 || *body.BundleSize > MaxBundleSize) {
+		writeProblem(w, http.StatusBadRequest, fmt.Sprintf("bundleSize: want 0 to %d bytes (1 TiB)", int64(MaxBundleSize)))
 		return
 	}
 	if body.Enabled != nil {

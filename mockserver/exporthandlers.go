@@ -99,8 +99,12 @@ func (s *Server) projectAt(o *organization, domain string) *ciProject {
 
 func exportNotFound() reply { return errorReply(http.StatusNotFound, "Static export job not found") }
 
+// MaxBundleSize is the largest padded bundle (1 TiB): WithBundleSize and
+// the control API refuse more, SetBundleSize caps at it.
+const MaxBundleSize = staticexport.MaxSize
+
 // SetBundleSize pads the bundles of links minted from now on to n bytes
 // (still a valid tar.gz of the same pages; the storage host streams the
 // padding without holding it). n smaller than the real bundle, or 0, gives
-// the real bundle.
-func (s *Server) SetBundleSize(n int64) { s.ci.bundleSize.Store(max(n, 0)) }
+// the real bundle; n is capped at MaxBundleSize.
+func (s *Server) SetBundleSize(n int64) { s.ci.bundleSize.Store(min(max(n, 0), MaxBundleSize)) }

@@ -19,6 +19,18 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
+// newServer is mockserver.New with its panic on an invalid option (a
+// flag value that passed the checks above) turned into the error a command
+// line reports, rather than a stack trace.
+func newServer(opts ...mockserver.Option) (s *mockserver.Server, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return mockserver.New(opts...), nil
+}
+
 // faultFlags collects repeated -fault flags.
 type faultFlags []mockserver.FaultRule
 
@@ -102,6 +114,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *project != "" && strings.ContainsAny(*project, "/?#") {
 		return errors.New("-project must not contain /, ? or #")
 	}
+	if *bundleSize < 0 || *bundleSize > mockserver.MaxBundleSize {
+		return fmt.Errorf("-bundle-size %d: want 0 to %d bytes (1 TiB)", *bundleSize, int64(mockserver.MaxBundleSize))
+	}
 
 	opts := []mockserver.Option{
 		mockserver.WithJobDuration(*jobDuration),
@@ -149,7 +164,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-storage-addr: %w", err)
 	}
 	opts = append(opts, mockserver.WithStorageListener(storageLn))
-	s := mockserver.New(append(opts, mockserver.WithListener(ln))...)
+	s, err := newServer(append(opts, mockserver.WithListener(ln))...)
+	if err != nil {
+		storageLn.Close() // ln is closed by the failed New
+		return err
+	}
 	defer s.Close()
 	// Generating the seed leaves garbage behind; hand it back now, so the
 	// RSS a user sees is what the data hold.

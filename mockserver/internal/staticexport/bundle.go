@@ -6,10 +6,8 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"html"
 	"io"
-	"sync"
 )
 
 // buildBundle renders the job's pages as HTML files in a tar.gz. The same
@@ -81,10 +79,19 @@ type Padded struct {
 	short   int64 // bytes the next-to-last block lacks (see Pad)
 }
 
+// MaxSize is the largest padded bundle: 1 TiB serves any download
+// benchmark, and keeps the block arithmetic far from int64 overflow (near
+// 2^63 the block count wrapped negative and a range read panicked).
+const MaxSize = 1 << 40
+
 // Pad returns the bundle real made size bytes long. A size smaller than
-// the real archive plus MinPadding gives the real archive unchanged.
+// the real archive plus MinPadding, or larger than MaxSize, gives the real
+// archive unchanged.
 func Pad(archive []byte, size int64) *Padded {
 	p := &Padded{archive: archive, size: int64(len(archive))}
+	if size > MaxSize {
+		return p
+	}
 	x := size - int64(len(archive)) - gzipHeaderLen - gzipTrailerLen // block headers plus data
 	if x < blockHeaderLen {
 		return p
@@ -179,31 +186,54 @@ func (p *Padded) fill(b []byte, off int64) int {
 	return copy(b[:min(int64(len(b)), gzipTrailerLen-off)], t[off:])
 }
 
-var (
-	crcMu    sync.Mutex
-	crcCache = map[int64]uint32{}
-	zeroBuf  [64 << 10]byte
-)
-
-// zeroCRC is the CRC-32 of n zero bytes, computed once per size (a tenth
-// of a second for a gigabyte) and remembered: range requests near the end
-// of a large bundle need it without streaming the rest. The cache holds
-// only immutable results, so sharing it between servers is safe.
+// zeroCRC is the CRC-32 (IEEE) of n zero bytes, in O(log n): a range
+// request near the end of a large bundle needs the trailer at once. (It
+// used to stream n zeros under a lock shared by every server: a tenth of a
+// second per gigabyte, minutes for a tail range of a terabyte.) Feeding a
+// zero byte to the CRC register is a linear map over GF(2); its n-th power
+// is built by squaring, as zlib's crc32_combine does.
 func zeroCRC(n int64) uint32 {
-	crcMu.Lock()
-	defer crcMu.Unlock()
-	if c, ok := crcCache[n]; ok {
-		return c
+	var even, odd gf2Matrix
+	odd[0] = 0xedb88320 // the reflected IEEE polynomial: one zero bit
+	for i, row := 1, uint32(1); i < 32; i, row = i+1, row<<1 {
+		odd[i] = row
 	}
-	var c uint32
-	for left := n; left > 0; {
-		m := min(left, int64(len(zeroBuf)))
-		c = crc32.Update(c, crc32.IEEETable, zeroBuf[:m])
-		left -= m
+	even.square(&odd) // two zero bits
+	odd.square(&even) // four
+	reg := ^uint32(0)
+	for n > 0 {
+		even.square(&odd) // one zero byte, then 4, 16, ...
+		if n&1 != 0 {
+			reg = even.times(reg)
+		}
+		if n >>= 1; n == 0 {
+			break
+		}
+		odd.square(&even) // 2, 8, 32, ... zero bytes
+		if n&1 != 0 {
+			reg = odd.times(reg)
+		}
+		n >>= 1
 	}
-	if len(crcCache) > 64 {
-		clear(crcCache)
+	return ^reg
+}
+
+// gf2Matrix is a 32x32 matrix over GF(2), one column per bit.
+type gf2Matrix [32]uint32
+
+func (m *gf2Matrix) times(vec uint32) uint32 {
+	var sum uint32
+	for i := 0; vec != 0; i, vec = i+1, vec>>1 {
+		if vec&1 != 0 {
+			sum ^= m[i]
+		}
 	}
-	crcCache[n] = c
-	return c
+	return sum
+}
+
+// square sets m to a·a.
+func (m *gf2Matrix) square(a *gf2Matrix) {
+	for i := range m {
+		m[i] = a.times(a[i])
+	}
 }

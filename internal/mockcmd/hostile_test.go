@@ -1,0 +1,107 @@
+package mockcmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// -bundle-size 2^63-1 was taken, and the first range read of a bundle
+// panicked the storage host; an option mockserver.New refuses panicked
+// the program instead of ending it with an error.
+func TestRunRefusesBundleSizesPastTheBound(t *testing.T) {
+	for _, size := range []string{"9223372036854775807", "1099511627777", "-5"} {
+		var out, errOut bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		var err error
+		require.NotPanics(t, func() {
+			err = Run(ctx, []string{"-addr", "127.0.0.1:0", "-quiet", "-bundle-size", size}, &out, &errOut)
+		}, size)
+		cancel()
+		require.Error(t, err, size)
+		assert.Contains(t, err.Error(), "1 TiB", size)
+		assert.NotContains(t, out.String(), "listening", size)
+	}
+}
+
+// The standalone program driven as a hostile client would: the key in the
+// query, the path, the method and the Authorization scheme reaches neither
+// its log nor its journal nor any answer; only the banner prints it.
+func TestStandaloneNeverEchoesAKeyPutInOddPlaces(t *testing.T) {
+	var stdout, stderr syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const key = "mint_hostile_standalone_key"
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, []string{"-addr", "127.0.0.1:0", "-api-key", key, "-project", "docs"}, &stdout, &stderr)
+	}()
+	var url string
+	require.Eventually(t, func() bool {
+		m := regexp.MustCompile(`URL:\s+(\S+)`).FindStringSubmatch(stdout.String())
+		if m != nil {
+			url = m[1]
+		}
+		return m != nil
+	}, 10*time.Second, 10*time.Millisecond)
+
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr, Timeout: 5 * time.Second}
+	var answers []string
+	send := func(method, path, auth string) {
+		req, err := http.NewRequest(method, url+path, nil)
+		require.NoError(t, err)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := hc.Do(req)
+		require.NoError(t, err)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		answers = append(answers, fmt.Sprint(resp.Header)+string(b))
+	}
+	send("GET", "/v1/analytics/docs/views?api_key="+key+"&dateFrom="+key, "Bearer "+key)
+	send("GET", "/v1/analytics/docs/assistant/threads/"+key, "Bearer "+key)
+	send("GET", "/v1/"+key+"/x?token=%6D"+key[1:], "Bearer "+key)
+	send("GET", "/v1/analytics/docs/views", "Basic "+key)
+	send("GET", "/v1/analytics/docs/views", key+" x")
+	send("GET", "/_mock/"+key, "")
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	require.NoError(t, err)
+	fmt.Fprintf(conn, "%s /v1/analytics/docs/views HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", key)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	conn.Close()
+	answers = append(answers, string(b))
+
+	send("GET", "/_mock/journal", "")
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop")
+	}
+	secret := key[len("mint_"):]
+	for i, a := range answers {
+		assert.NotContains(t, a, secret, "answer %d: %.300s", i, a)
+	}
+	assert.NotContains(t, stderr.String(), secret, "the log")
+	assert.Contains(t, stderr.String(), "mint_***")
+	assert.Equal(t, 1, strings.Count(stdout.String(), key), "the banner prints the key once")
+}
