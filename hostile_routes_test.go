@@ -465,6 +465,11 @@ func TestEveryMethodHidesAnEchoedKey(t *testing.T) {
 					if err != nil {
 						assertNoSecret(t, key, err.Error(), "error")
 						assertNoSecret(t, key, fmt.Sprintf("%+v | %#v | %s | %q", err, err, err, err), "formatted error")
+						// Every error in the chain, as a reporter that walks it
+						// (Sentry, say) records each one's text.
+						eachError(err, func(e error) {
+							assertNoSecret(t, key, e.Error(), fmt.Sprintf("wrapped %T", e))
+						})
 						// The public types a caller reaches with errors.As.
 						var we *WalkError
 						if errors.As(err, &we) {
@@ -780,6 +785,7 @@ func TestEveryMethodHidesAKeyEchoedInAnErrorAnswer(t *testing.T) {
 					_, err = m.call(ctx, c)
 					require.Error(t, err)
 					assertNoSecret(t, key, fmt.Sprintf("%v | %+v | %#v", err, err, err), "error")
+					eachError(err, func(e error) { assertNoSecret(t, key, e.Error(), fmt.Sprintf("wrapped %T", e)) })
 					var ae *APIError
 					if assert.ErrorAs(t, err, &ae) {
 						assertNoSecret(t, key, fmt.Sprintf("%+v %#v %s %s %s", ae, ae, ae.Message, ae.Details, ae.RequestID), "APIError")
@@ -790,6 +796,22 @@ func TestEveryMethodHidesAKeyEchoedInAnErrorAnswer(t *testing.T) {
 					assertNoSecret(t, key, strings.Join(seen, "\n"), "observed")
 				})
 			}
+		}
+	}
+}
+
+// eachError calls fn with err and every error it wraps, depth first.
+func eachError(err error, fn func(error)) {
+	if err == nil {
+		return
+	}
+	fn(err)
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		eachError(u.Unwrap(), fn)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			eachError(e, fn)
 		}
 	}
 }

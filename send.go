@@ -222,7 +222,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		if want < 0 && (resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent) {
 			return readSuccess(ctx, resp, nil) // Client.Do: an answer without content leaves out as it is
 		}
-		return readSuccess(ctx, resp, out)
+		return c.scrubCause(readSuccess(ctx, resp, out))
 	})
 
 	retrier := c.post
@@ -277,6 +277,20 @@ func readSuccess(ctx context.Context, resp *http.Response, out any) error {
 		return &bodyError{status: resp.StatusCode, err: err}
 	}
 	return nil
+}
+
+// scrubCause replaces the cause of a malformed answer by a copy of its
+// text without the key when the text holds it (a check quoting a field a
+// proxy filled with the key), so that no error of the chain shows the key
+// to a reporter that walks it.
+func (c *Client) scrubCause(err error) error {
+	var be *bodyError
+	if errors.As(err, &be) {
+		if msg := be.err.Error(); c.scrub(msg, false) != msg {
+			be.err = errors.New(c.scrub(msg, false))
+		}
+	}
+	return err
 }
 
 // boundedBody reads at most maxResponseBody bytes, then fails with
@@ -385,7 +399,9 @@ func (e *bodyError) Unwrap() []error { return []error{ErrMalformedResponse, e.er
 // decoding (another resource than the one asked for, say). For a call that
 // may have acted, the outcome is unknown as well.
 func (c *Client) malformed(r request, format string, args ...any) error {
-	var err error = &bodyError{status: http.StatusOK, err: fmt.Errorf(format, args...)}
+	// The cause's own text is scrubbed, not only the whole error's: an
+	// error reporter that walks the chain records each cause's text.
+	var err error = &bodyError{status: http.StatusOK, err: errors.New(c.scrub(fmt.Sprintf(format, args...), false))}
 	if r.want > 0 {
 		err.(*bodyError).status = r.want
 	}
