@@ -3,11 +3,13 @@ package mockserver_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -382,5 +384,137 @@ func TestBundleSizesAreBoundedAndTheirTailIsPrompt(t *testing.T) {
 		r := download(t, b.BundleURL, "Range", rng)
 		require.Equal(t, http.StatusPartialContent, r.Status, "%s: %s", rng, r.Body)
 		assert.Less(t, time.Since(start), 5*time.Second, rng)
+	}
+}
+
+// Run with -race: every route at once, writes and walks and downloads
+// mixed with control-API mutations, resets included. Whatever the
+// interleaving, no request breaks its connection (a handler panic) or gets
+// a 5xx, and every answer but a download is JSON.
+func TestEveryRouteAtOnceWithResets(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits(), mockserver.WithJobDuration(time.Millisecond), mockserver.WithSeed(3000))
+	p := h.s.ProjectID()
+	win := "dateFrom=2025-01-01&dateTo=2030-01-01"
+	var wg sync.WaitGroup
+	errs := make(chan string, 1000)
+	do := func(method, path, body string) []byte {
+		req, err := http.NewRequest(method, h.s.URL()+path, strings.NewReader(body))
+		if err != nil {
+			errs <- err.Error()
+			return nil
+		}
+		req.Header.Set("Authorization", "Bearer "+h.s.APIKey())
+		resp, err := h.hc.Do(req)
+		if err != nil {
+			errs <- fmt.Sprintf("%s %s: %v", method, path, err)
+			return nil
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		switch {
+		case err != nil:
+			errs <- fmt.Sprintf("%s %s: reading: %v", method, path, err)
+		case resp.StatusCode >= 500:
+			errs <- fmt.Sprintf("%s %s: %d %s", method, path, resp.StatusCode, b)
+		case resp.StatusCode != http.StatusNoContent && !json.Valid(b):
+			errs <- fmt.Sprintf("%s %s: not JSON: %.200s", method, path, b)
+		}
+		return b
+	}
+	walk := func(route string) {
+		cursor := ""
+		for range 20 {
+			q := win + "&limit=7"
+			if cursor != "" {
+				q += "&cursor=" + url.QueryEscape(cursor)
+			}
+			var page struct {
+				NextCursor *string `json:"nextCursor"`
+			}
+			if json.Unmarshal(do("GET", "/v1/analytics/"+p+"/"+route+"?"+q, ""), &page) != nil || page.NextCursor == nil {
+				return
+			}
+			cursor = *page.NextCursor
+		}
+	}
+	workers := []func(i int){
+		func(i int) {
+			var j struct{ ID string }
+			_ = json.Unmarshal(do("POST", "/v2/agent/"+p+"/job", fmt.Sprintf(`{"prompt":"p%d"}`, i)), &j)
+			do("GET", "/v2/agent/"+p+"/job/"+j.ID, "")
+			do("POST", "/v2/agent/"+p+"/job/"+j.ID+"/message", `{"prompt":"again"}`)
+		},
+		func(int) {
+			var d struct{ StatusID string }
+			_ = json.Unmarshal(do("POST", "/v1/project/update/"+p, ""), &d)
+			do("GET", "/v1/project/update-status/"+d.StatusID, "")
+			do("POST", "/v1/project/preview/"+p, `{"branch":"feature/x"}`)
+		},
+		func(int) {
+			var autos []struct {
+				ID string `json:"id"`
+			}
+			_ = json.Unmarshal(do("GET", "/_mock/automations", ""), &autos)
+			for _, a := range autos {
+				do("POST", "/v1/workflow/"+p+"/"+a.ID+"/trigger", "")
+			}
+		},
+		func(int) {
+			var e struct{ JobID string }
+			_ = json.Unmarshal(do("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com"}`), &e)
+			do("POST", "/_mock/clock", `{"advance":"1m"}`)
+			do("GET", "/v1/static-export/jobs/"+e.JobID, "")
+			var b struct{ BundleURL string }
+			if json.Unmarshal(do("POST", "/v1/static-export/jobs/"+e.JobID+"/bundle", ""), &b) == nil && b.BundleURL != "" {
+				for _, rng := range []string{"", "bytes=0-9", "bytes=-5"} {
+					req, _ := http.NewRequest("GET", b.BundleURL, nil)
+					if rng != "" {
+						req.Header.Set("Range", rng)
+					}
+					if resp, err := h.hc.Do(req); err != nil {
+						errs <- "download: " + err.Error()
+					} else {
+						_, _ = io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+					}
+				}
+			}
+		},
+		func(int) { walk("searches"); walk("feedback"); walk("assistant") },
+		func(int) {
+			for _, r := range []string{"visitors", "views", "feedback/by-page", "assistant/caller-stats"} {
+				do("GET", "/v1/analytics/"+p+"/"+r+"?"+win, "")
+			}
+		},
+		func(i int) {
+			do("POST", "/_mock/searches", fmt.Sprintf(`{"searches":[{"query":"q%d","timestamp":"2025-06-01T00:00:00Z"}]}`, i))
+			do("POST", "/_mock/visits", `{"synthetic":50}`)
+			do("POST", "/_mock/keys", `{"scopes":["read"]}`)
+			do("GET", "/_mock/journal", "")
+			do("GET", "/_mock/deployments", "")
+			do("PUT", "/_mock/static-export", `{"bundleSize":4096}`)
+		},
+		func(i int) {
+			if i%3 == 2 {
+				do("POST", "/_mock/reset", "")
+			}
+			do("POST", "/_mock/faults", `{"faults":["route=views,status=429,times=1"]}`)
+			do("DELETE", "/_mock/faults", "")
+		},
+	}
+	for _, work := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 6 {
+				work(i)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
