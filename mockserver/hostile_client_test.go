@@ -518,3 +518,80 @@ func TestEveryRouteAtOnceWithResets(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// Odd but valid requests get answers of the route's schema; refused ones
+// the error schema; whatever the attack, no other shape.
+func TestHostileRequestsGetSchemaValidAnswers(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits(), mockserver.WithSeed(3000), mockserver.WithJobDuration(0))
+	p := h.s.ProjectID()
+	a := "/v1/analytics/" + p + "/"
+	long := strings.Repeat("x", 10<<10)
+	thread := func() string {
+		var page struct {
+			Conversations []struct {
+				ID string `json:"id"`
+			} `json:"conversations"`
+		}
+		h.do("GET", a+"assistant?dateFrom=2025-01-01", "").decode(t, &page)
+		require.NotEmpty(t, page.Conversations)
+		return page.Conversations[0].ID
+	}()
+	cases := []struct{ method, path, body, schema string }{
+		{"GET", a + "visitors?dateFrom=2025-01-01T00:00:00%2B14:00&dateTo=2030-01-01T00:00:00-12:00&limit=05", "", "visitors"},
+		{"GET", a + "views?dateFrom=0001-01-01&dateTo=9999-12-31&offset=9223372036854775807", "", "views"},
+		{"GET", a + "views?limit=250&unknown=" + long, "", "views"},
+		{"GET", a + "searches?dateFrom=2025-01-01&limit=100", "", "searches"},
+		{"GET", a + "feedback?dateFrom=2025-01-01&source=code_snippet&status=pending,resolved", "", "feedback"},
+		{"GET", a + "feedback?dateFrom=2025-01-01&source=agent", "", "feedback"},
+		{"GET", a + "feedback/by-page?dateFrom=2025-01-01&limit=1", "", "feedback-by-page"},
+		{"GET", a + "assistant?dateFrom=2025-01-01&limit=1", "", "assistant"},
+		{"GET", a + "assistant/threads/" + strings.ToLower(thread), "", "thread"},
+		{"GET", a + "assistant/caller-stats?dateTo=2030-01-01", "", "caller-stats"},
+		{"POST", "/v1/project/preview/" + p, `{"branch":"` + strings.Repeat("ü", 300) + `","unknown":[1,{"a":null}]}`, "preview"},
+		{"POST", "/v1/project/update/" + p, `{"ignored":true}`, "deployment-trigger"},
+		{"POST", "/v1/static-export/jobs", `{"domain":"DOCS.Example.COM","version":null,"paths":["/a","a"]}`, "static-export-job"},
+		{"POST", "/v2/agent/" + p + "/job", `{"prompt":"` + strings.Repeat("\\u0000", 10) + `"}`, "job"},
+		// refused
+		{"GET", a + "views?dateFrom=" + long, "", ""},
+		{"GET", a + "views?limit=1&limit=2&offset=-1&dateTo=x&DateFrom=y", "", ""},
+		{"GET", a + "searches?cursor=" + long, "", ""},
+		{"GET", a + "feedback?status=" + strings.Repeat("bad,", 500), "", ""},
+		{"GET", a + "assistant/threads/" + long, "", ""},
+		{"GET", a + "assistant?cursor=%00%ff", "", ""},
+		{"POST", "/v1/project/preview/" + p, `{"branch":"a","branch":"b"}`, ""},
+		{"POST", "/v1/project/preview/" + p, strings.Repeat("[", 100) + strings.Repeat("]", 100), ""},
+		{"POST", "/v1/static-export/jobs", `{"domain":"` + long + `","paths":["../x"]}`, ""},
+		{"POST", "/v1/static-export/jobs/" + long + "/bundle", "", ""},
+		{"GET", "/v1/project/update-status/" + long, "", ""},
+		{"POST", "/v1/workflow/" + p + "/" + long + "/trigger", "", ""},
+		{"POST", "/v2/agent/" + p + "/job", `{"prompt":1}`, ""},
+		{"DELETE", "/v2/agent/" + p + "/job", "", ""},
+		{"GET", "/" + long, "", ""},
+	}
+	for _, c := range cases {
+		r := h.do(c.method, c.path, c.body)
+		label := fmt.Sprintf("%s %.80s", c.method, c.path)
+		if c.schema != "" {
+			require.Less(t, r.Status, 300, "%s: %s", label, r.Body)
+			validate(t, c.schema, r.Body)
+			continue
+		}
+		require.GreaterOrEqual(t, r.Status, 400, "%s: %s", label, r.Body)
+		validate(t, "error", r.Body)
+		assert.Less(t, len(r.Body), 4<<10, "%s: a refusal of %d bytes", label, len(r.Body))
+	}
+	// Every 401, whatever the route, names the scheme that works.
+	for _, path := range []string{a + "views", "/v1/project/update/" + p, "/v1/static-export/jobs", "/v2/agent/" + p + "/job"} {
+		for _, auth := range []string{"", "Basic eA==", "Bearer ", "Bearer mint_wrong", "bearer"} {
+			method := "GET"
+			if !strings.HasPrefix(path, a) {
+				method = "POST"
+			}
+			r := h.do(method, path, "", "Authorization", auth)
+			require.Equal(t, http.StatusUnauthorized, r.Status, "%s %q: %s", path, auth, r.Body)
+			assert.Equal(t, "Bearer", r.Header.Get("WWW-Authenticate"), path)
+			validate(t, "error", r.Body)
+		}
+	}
+}
