@@ -125,6 +125,12 @@ func writeProblem(w http.ResponseWriter, status int, details ...string) {
 // Keys must name v's fields exactly: a misspelt key is a 400, never a
 // silently ignored setting.
 func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
+	if r.ContentLength > maxControlBody {
+		// Refused on the declaration, as the API does: reading first would
+		// wait for bytes a client may never send.
+		writeProblem(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("control bodies are limited to %d bytes; send the events in smaller batches", maxControlBody))
+		return false
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxControlBody))
 	var tooBig *http.MaxBytesError
 	switch {

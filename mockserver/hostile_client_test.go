@@ -595,3 +595,23 @@ func TestHostileRequestsGetSchemaValidAnswers(t *testing.T) {
 		}
 	}
 }
+
+// A control body declared past the bound was read until the client sent
+// it or the read timeout struck; the API refused such bodies on sight.
+func TestControlRefusesADeclaredOversizeBodyAtOnce(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	for _, path := range []string{"/_mock/visits", "/_mock/searches", "/_mock/keys", "/v2/agent/" + h.s.ProjectID() + "/job"} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(h.s.URL(), "http://"))
+		require.NoError(t, err)
+		require.NoError(t, conn.SetDeadline(time.Now().Add(3*time.Second)))
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n{\"", path, h.s.APIKey(), 64<<20)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		require.NoError(t, err, "%s: no answer before the body arrived", path)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		conn.Close()
+		assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode, "%s: %s", path, b)
+		validate(t, "error", b)
+	}
+}
