@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -41,6 +42,28 @@ func (s *Server) authorize(r *http.Request, projectID string) (string, reply, bo
 		return "", errorReply(http.StatusForbidden, "Forbidden", "this API key has no access to the requested project"), false
 	}
 	return token, reply{}, true
+}
+
+// checkKeyForm refuses a configured key that is not keyPrefix and then
+// letters, digits, '_' or '-'. Such a key could not be told from the text
+// around it, so the journal and the logs could not be sure to redact all
+// of it ("mint_a b" would leave " b"); a client could not send it in a
+// header reliably either.
+func checkKeyForm(key string) error {
+	rest, ok := strings.CutPrefix(key, keyPrefix)
+	if !ok {
+		return fmt.Errorf("mockserver: API key %s does not start with %q, so the service would refuse it", redactKey(key), keyPrefix)
+	}
+	if rest == "" {
+		return fmt.Errorf("mockserver: API key %q has nothing after the prefix", key)
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return fmt.Errorf("mockserver: API key %s holds a character other than letters, digits, _ and -", redactKey(key))
+		}
+	}
+	return nil
 }
 
 // bearerChallenge is sent with every 401.

@@ -615,3 +615,20 @@ func TestControlRefusesADeclaredOversizeBodyAtOnce(t *testing.T) {
 		validate(t, "error", b)
 	}
 }
+
+// A configured key with a space or other delimiter could not be redacted
+// whole: "mint_a b" put in a query left " b" in the journal.
+func TestConfiguredKeysAreOneToken(t *testing.T) {
+	t.Parallel()
+	for _, opt := range []mockserver.Option{
+		mockserver.WithAPIKey("mint_a b"),
+		mockserver.WithAPIKey("mint_"),
+		mockserver.WithAPIKey("mint_a&b=c"),
+		mockserver.WithProject("other", "mint_line\nbreak"),
+		mockserver.WithKey("mint_50%", mockserver.KeySpec{}),
+	} {
+		assert.Panics(t, func() { mockserver.New(opt).Close() })
+	}
+	s := mockserver.Start(t, mockserver.WithAPIKey("mint_Fine-key_1"))
+	assert.Equal(t, "mint_Fine-key_1", s.APIKey())
+}

@@ -138,8 +138,8 @@ func (s *Server) NewKey(spec KeySpec) (string, error) {
 }
 
 func (s *Server) addKey(key string, spec KeySpec) error {
-	if !strings.HasPrefix(key, keyPrefix) {
-		return fmt.Errorf("mockserver: API key %s does not start with %q", redactKey(key), keyPrefix)
+	if err := checkKeyForm(key); err != nil {
+		return err
 	}
 	k := &apiKey{org: s.orgs.primary, expiresAt: spec.ExpiresAt}
 	if len(spec.Scopes) == 0 {

@@ -196,8 +196,8 @@ func (s *Server) buildAccess() error {
 	s.keys = map[string]map[string]bool{}
 	s.projects = map[string]*project{}
 	grant := func(key, projectID string) error {
-		if !strings.HasPrefix(key, keyPrefix) {
-			return fmt.Errorf("mockserver: API key %s does not start with %q, so the service would refuse it", redactKey(key), keyPrefix)
+		if err := checkKeyForm(key); err != nil {
+			return err
 		}
 		if s.keys[key] == nil {
 			s.keys[key] = map[string]bool{}

@@ -105,3 +105,14 @@ func TestStandaloneNeverEchoesAKeyPutInOddPlaces(t *testing.T) {
 	assert.Contains(t, stderr.String(), "mint_***")
 	assert.Equal(t, 1, strings.Count(stdout.String(), key), "the banner prints the key once")
 }
+
+func TestRunRefusesAKeyThatIsNotOneToken(t *testing.T) {
+	for _, key := range []string{"mint_a b", "mint_", "mint_x&y"} {
+		var out, errOut bytes.Buffer
+		var err error
+		require.NotPanics(t, func() {
+			err = Run(context.Background(), []string{"-addr", "127.0.0.1:0", "-quiet", "-api-key", key}, &out, &errOut)
+		}, key)
+		assert.Error(t, err, key)
+	}
+}
