@@ -18,6 +18,11 @@ func (s *Server) authorize(r *http.Request, projectID string) (string, reply, bo
 	if len(values) == 0 || values[0] == "" {
 		return "", unauthorized("missing Authorization header; send \"Authorization: Bearer <admin key>\""), false
 	}
+	if len(values) > 1 {
+		// Which one counts is up to each server and proxy on the way: a
+		// request that two of them read differently must not pass.
+		return "", errorReply(http.StatusBadRequest, "Invalid Authorization header", "send exactly one Authorization header"), false
+	}
 	scheme, token, _ := strings.Cut(values[0], " ")
 	if !strings.EqualFold(scheme, "Bearer") {
 		return "", unauthorized("the Authorization header must use the Bearer scheme"), false

@@ -632,3 +632,26 @@ func TestConfiguredKeysAreOneToken(t *testing.T) {
 	s := mockserver.Start(t, mockserver.WithAPIKey("mint_Fine-key_1"))
 	assert.Equal(t, "mint_Fine-key_1", s.APIKey())
 }
+
+// Two Authorization headers: the mock read the first, a proxy in front of
+// it might read the last; the request passed with either one valid.
+func TestTwoAuthorizationHeadersAreRefused(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	for _, pair := range [][2]string{
+		{"Bearer mint_wrong", "Bearer " + h.s.APIKey()},
+		{"Bearer " + h.s.APIKey(), "Bearer mint_wrong"},
+		{"Bearer " + h.s.APIKey(), "Bearer " + h.s.APIKey()},
+	} {
+		req, err := http.NewRequest("GET", h.s.URL()+"/v1/analytics/"+h.s.ProjectID()+"/views", nil)
+		require.NoError(t, err)
+		req.Header["Authorization"] = []string{pair[0], pair[1]}
+		resp, err := h.hc.Do(req)
+		require.NoError(t, err)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "%s", b)
+		validate(t, "error", b)
+		assert.NotContains(t, string(b), h.s.APIKey()[5:])
+	}
+}
