@@ -655,3 +655,29 @@ func TestTwoAuthorizationHeadersAreRefused(t *testing.T) {
 		assert.NotContains(t, string(b), h.s.APIKey()[5:])
 	}
 }
+
+// One export request of 1 MiB naming 124,000 short paths made the server
+// build (120 MB allocated) and keep (9 MB) a bundle of them all.
+func TestOneExportNamesABoundedNumberOfPages(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobDuration(0), mockserver.WithoutRateLimits())
+	paths := func(n int) string {
+		var sb strings.Builder
+		sb.WriteString(`{"domain":"docs.example.com","paths":[`)
+		for i := range n {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			fmt.Fprintf(&sb, `"p%x"`, i)
+		}
+		return sb.String() + `]}`
+	}
+	r := h.do("POST", "/v1/static-export/jobs", paths(100_000))
+	require.Equal(t, http.StatusBadRequest, r.Status, "%.300s", r.Body)
+	assert.Contains(t, r.apiError(t).details()[0], "at most 10000")
+	r = h.do("POST", "/v1/static-export/jobs", paths(10_000))
+	require.Equal(t, http.StatusAccepted, r.Status, "%.300s", r.Body)
+	var e export
+	r.decode(t, &e)
+	assert.Equal(t, 10_000, e.PageCount)
+}
