@@ -99,7 +99,7 @@ func (w *wireConversationsPage) check() error {
 	c.need(w.HasMore.set, "hasMore")
 	for i := range w.Rows {
 		r := &w.Rows[i]
-		c.need(r.ID.present(), "conversations[].id")
+		c.need(r.ID.present() && r.ID.s != "", "conversations[].id") // "" leads to no thread
 		c.need(r.Timestamp.present(), "conversations[].timestamp")
 		c.need(r.Query.present(), "conversations[].query")
 		c.need(r.Response.present(), "conversations[].response")

@@ -138,7 +138,9 @@ func (w *wireFeedbackPage) check() error {
 	c.need(w.HasMore.set, "hasMore")
 	for i := range w.Rows {
 		r := &w.Rows[i]
-		c.need(r.ID.present(), "feedback[].id")
+		// An empty ID identifies nothing: the walk's repeat filter would
+		// drop every entry after the first as the same one.
+		c.need(r.ID.present() && r.ID.s != "", "feedback[].id")
 		c.need(r.Path.present(), "feedback[].path")
 		c.nullable(r.Comment, "feedback[].comment")
 		c.need(r.CreatedAt.set, "feedback[].createdAt")
