@@ -194,6 +194,7 @@ func TestDownloadEndsWithItsContextWhateverTheHost(t *testing.T) {
 	for name, answer := range answers {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			holdTimingSlot(t)
 			base := rawServer(t, func(c net.Conn) { fmt.Fprint(c, answer) })
 			c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID),
 				WithRetryWait(time.Millisecond, 5*time.Millisecond))

@@ -322,6 +322,7 @@ func TestEveryMethodEndsWithItsContext(t *testing.T) {
 		for name, answer := range hostileAnswers {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
+				holdTimingSlot(t)
 				base := rawServer(t, answer)
 				c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(base),
 					WithRetryWait(time.Millisecond, 5*time.Millisecond))
