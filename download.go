@@ -235,6 +235,11 @@ func (d *download) copyBody(body io.Reader) error {
 		n, err := body.Read(d.buf[:min(int64(len(d.buf)), want)])
 		if n > 0 {
 			m, werr := d.w.Write(d.buf[:n])
+			if m < 0 || m > n {
+				// A writer breaking io.Writer's contract: the count of
+				// bytes written, and any resume from it, would be wrong.
+				return dlFatal("writing: the writer reports %d bytes written of %d", m, n)
+			}
 			d.written += int64(m)
 			want -= int64(m)
 			if werr == nil && m < n {

@@ -392,3 +392,28 @@ func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// liarWriter reports more (or fewer than zero) bytes than it was given.
+type liarWriter struct{ n int }
+
+func (w liarWriter) Write(p []byte) (int, error) { return len(p) + w.n, nil }
+
+// TestDownloadRefusesAWriterThatMiscounts: a writer that reports more bytes
+// than it was given (or a negative count) would make the byte count, and
+// a resume, wrong; the download stops with an error instead.
+func TestDownloadRefusesAWriterThatMiscounts(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "10")
+		fmt.Fprint(w, "0123456789")
+	}))
+	t.Cleanup(srv.Close)
+	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID))
+	require.NoError(t, err)
+	for _, extra := range []int{5, -20} {
+		n, err := c.DownloadStaticExport(context.Background(), &StaticExportBundle{URL: srv.URL + "/b.tgz", SizeBytes: 10}, liarWriter{extra})
+		require.Error(t, err, "extra %d", extra)
+		assert.LessOrEqual(t, n, int64(10))
+		assert.GreaterOrEqual(t, n, int64(0))
+	}
+}
