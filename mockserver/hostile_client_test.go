@@ -3,6 +3,7 @@ package mockserver_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -680,4 +681,61 @@ func TestOneExportNamesABoundedNumberOfPages(t *testing.T) {
 	var e export
 	r.decode(t, &e)
 	assert.Equal(t, 10_000, e.PageCount)
+}
+
+// The in-memory client handed the caller's body to the handler as it was:
+// a body that stalls held the handler (and Close, which waits for it) for
+// ever, whatever the request's context said.
+func TestInMemoryStalledBodyEndsWithItsContextAndClose(t *testing.T) {
+	t.Parallel()
+	s := mockserver.Start(t)
+	hc := s.Client()
+	for _, path := range []string{"/v2/agent/" + s.ProjectID() + "/job", "/v1/project/preview/" + s.ProjectID(), "/_mock/searches"} {
+		pr, pw := io.Pipe()
+		go func() { _, _ = pw.Write([]byte(`{"pro`)) }() // then nothing
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		req, err := http.NewRequestWithContext(ctx, "POST", s.URL()+path, pr)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+s.APIKey())
+		done := make(chan error, 1)
+		go func() {
+			resp, err := hc.Do(req)
+			if err == nil {
+				resp.Body.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			assert.ErrorIs(t, err, context.DeadlineExceeded, path)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the in-memory request outlived its context", path)
+		}
+		cancel()
+		pw.Close()
+	}
+
+	s2 := mockserver.New()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go func() { _, _ = pw.Write([]byte(`{"pro`)) }()
+	req, err := http.NewRequest("POST", s2.URL()+"/v2/agent/"+s2.ProjectID()+"/job", pr)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+s2.APIKey())
+	sent := make(chan struct{})
+	go func() {
+		close(sent)
+		if resp, err := s2.Client().Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-sent
+	time.Sleep(50 * time.Millisecond) // the handler is reading
+	closed := make(chan struct{})
+	go func() { s2.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waited for a handler reading a stalled in-memory body")
+	}
 }

@@ -28,6 +28,42 @@ type memTransport struct{ s *Server }
 // errServerClosed is returned for in-memory requests after Close.
 var errServerClosed = errors.New("mockserver: server closed")
 
+var (
+	errBodyDone        = errors.New("mockserver: the handler is done with the request body")
+	errBodyReadTimeout = errors.New("mockserver: request body read timeout")
+)
+
+// bodyUntil gives the handler the caller's body through a pipe that breaks
+// when the request's context ends, the server closes, or the read timeout
+// (Timeouts.Read) passes, as a socket's would. Without it a body that
+// stalls held the handler, and Close waiting for it, for ever. The copying
+// goroutine ends once the caller's body returns: RoundTrip closes it.
+func (s *Server) bodyUntil(ctx context.Context, src io.Reader) (io.ReadCloser, func()) {
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		_, err := io.Copy(pw, src)
+		pw.CloseWithError(err) // nil: the handler sees io.EOF
+	}()
+	go func() {
+		timer := time.NewTimer(orDefault(s.cfg.timeouts.Read, DefaultTimeouts.Read))
+		defer timer.Stop()
+		select {
+		case <-ctx.Done():
+			pr.CloseWithError(ctx.Err())
+		case <-s.ctx.Done():
+			pr.CloseWithError(errServerClosed)
+		case <-timer.C:
+			pr.CloseWithError(errBodyReadTimeout)
+		case <-done:
+		}
+	}()
+	return pr, func() {
+		close(done)
+		pr.CloseWithError(errBodyDone) // a copy blocked on writing ends
+	}
+}
+
 func (t memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		defer req.Body.Close() // RoundTrip owns the body, even on error
@@ -44,6 +80,11 @@ func (t memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if r.Body == nil {
 		r.Body = http.NoBody
 	}
+	if r.Body != http.NoBody {
+		body, stop := t.s.bodyUntil(req.Context(), req.Body)
+		defer stop()
+		r.Body = body
+	}
 	r.RequestURI = req.URL.RequestURI()
 	r.RemoteAddr = "127.0.0.1:0"
 	if r.Host == "" {
@@ -51,6 +92,9 @@ func (t memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	w := &memWriter{header: http.Header{}, truncateAt: -1}
 	t.s.handler.ServeHTTP(w, r)
+	if err := req.Context().Err(); err != nil {
+		return nil, err // the caller left before the answer, as over a socket
+	}
 
 	switch {
 	case w.dropped && req.Context().Err() != nil:
