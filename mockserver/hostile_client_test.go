@@ -739,3 +739,20 @@ func TestInMemoryStalledBodyEndsWithItsContextAndClose(t *testing.T) {
 		t.Fatal("Close waited for a handler reading a stalled in-memory body")
 	}
 }
+
+// Repeats are found in objects of any size, past the first few keys too.
+func TestRepeatedKeysInLargeObjects(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	var keys []string
+	for i := range 20 {
+		keys = append(keys, fmt.Sprintf(`"k%d":%d`, i, i))
+	}
+	for _, dup := range []string{`"k0":1`, `"k8":1`, `"k19":1`} {
+		body := `{"domain":"docs.example.com",` + strings.Join(keys, ",") + "," + dup + "}"
+		r := h.do("POST", "/v1/static-export/jobs", body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", dup, r.Body)
+	}
+	r := h.do("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com",`+strings.Join(keys, ",")+"}")
+	assert.Equal(t, http.StatusAccepted, r.Status, "%s", r.Body)
+}

@@ -111,7 +111,7 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 				elem = t.Elem()
 			}
 		}
-		seen := map[string]bool{}
+		var seen keySet
 		for dec.More() {
 			tok, err := dec.Token()
 			if err != nil {
@@ -121,10 +121,9 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 			// encoding/json keeps the last of repeated keys; the service's
 			// parser may keep the first. Either way one of the values the
 			// client sent is silently lost, so a repeat is refused.
-			if seen[key] {
+			if !seen.add(key) {
 				return fmt.Errorf("%s%s: given more than once", path, clipDetail(key))
 			}
-			seen[key] = true
 			next := elem
 			if fields != nil {
 				ft, known := fields[key]
@@ -152,6 +151,37 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 	}
 	_, err = dec.Token() // the closing delimiter
 	return err
+}
+
+// keySet remembers the keys of one object. Objects have a few keys and a
+// control upload has hundreds of thousands of objects, so the first keys
+// go in a small array and a map is made only for a large object.
+type keySet struct {
+	few  [8]string
+	n    int
+	many map[string]bool
+}
+
+// add reports whether key is new.
+func (k *keySet) add(key string) bool {
+	for _, seen := range k.few[:k.n] {
+		if seen == key {
+			return false
+		}
+	}
+	if k.many[key] {
+		return false
+	}
+	if k.n < len(k.few) {
+		k.few[k.n] = key
+		k.n++
+		return true
+	}
+	if k.many == nil {
+		k.many = map[string]bool{}
+	}
+	k.many[key] = true
+	return true
 }
 
 func unknownField(path, key string, fields map[string]reflect.Type, strict bool) error {
