@@ -84,11 +84,15 @@ func (s *Server) controlRoutes() *http.ServeMux {
 		}
 		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) { c.serve(s, w, r) })
 	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		hint := closestRoute(controlAsRoutes, r.Method, r.URL.Path)
 		writeReply(w, errorReply(http.StatusNotFound, "Not found",
 			"no control route for "+clipDetail(r.Method)+" "+clipDetail(r.URL.Path), "closest route: "+hint.pattern))
-	})
+	}
+	mux.HandleFunc("/", notFound)
+	// Registered so that ServeMux does not answer "/_mock" itself with an
+	// HTML redirect to the index: every answer of the mock is JSON.
+	mux.HandleFunc(controlPrefix, notFound)
 	return mux
 }
 

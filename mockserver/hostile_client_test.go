@@ -756,3 +756,17 @@ func TestRepeatedKeysInLargeObjects(t *testing.T) {
 	r := h.do("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com",`+strings.Join(keys, ",")+"}")
 	assert.Equal(t, http.StatusAccepted, r.Status, "%s", r.Body)
 }
+
+// "/_mock" without its slash got ServeMux's own 307 in HTML.
+func TestControlPrefixWithoutSlashIsJSON(t *testing.T) {
+	t.Parallel()
+	h := setup(t)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, method := range []string{"GET", "POST", "DELETE"} {
+		r := h.send(noRedirect, method, "/_mock", "")
+		assert.Equal(t, http.StatusNotFound, r.Status, method)
+		assert.Equal(t, "application/json", r.Header.Get("Content-Type"), method)
+		validate(t, "error", r.Body)
+		assert.Contains(t, string(r.Body), "GET /_mock/", "the hint names the index")
+	}
+}
