@@ -767,6 +767,6 @@ func TestControlPrefixWithoutSlashIsJSON(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, r.Status, method)
 		assert.Equal(t, "application/json", r.Header.Get("Content-Type"), method)
 		validate(t, "error", r.Body)
-		assert.Contains(t, string(r.Body), "GET /_mock/", "the hint names the index")
+		assert.Contains(t, string(r.Body), "closest route: "+method+" /_mock/", "the hint names a control route")
 	}
 }
