@@ -76,11 +76,14 @@ func scrubKeys(s string) string {
 func hasKeyPrefix(s string) bool { return indexKeyPrefix(s) >= 0 }
 
 func indexKeyPrefix(s string) int {
-	for i := 0; i+len(keyPrefix) <= len(s); i++ {
-		c := s[i]
-		if (c == 'm' || c == 'M') && strings.EqualFold(s[i:i+len(keyPrefix)], keyPrefix) {
+	for i := 0; ; i++ {
+		j := strings.IndexAny(s[i:], "mM")
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if len(s)-i >= len(keyPrefix) && strings.EqualFold(s[i:i+len(keyPrefix)], keyPrefix) {
 			return i
 		}
 	}
-	return -1
 }
