@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -33,6 +34,11 @@ func (s *Server) startStaticExport(c *call) reply {
 	pages, err := staticexport.CleanPages(body.Paths)
 	if err != nil {
 		details = append(details, err.Error())
+	}
+	if body.Version != nil && len(*body.Version) > staticexport.MaxVersion {
+		// Every page of the bundle names the version: 10,000 pages of a
+		// 900 KB version were gigabytes to render and gzip for one request.
+		details = append(details, fmt.Sprintf("version: at most %d bytes", staticexport.MaxVersion))
 	}
 	if len(details) > 0 {
 		return errorReply(http.StatusBadRequest, "Invalid request body", details...)

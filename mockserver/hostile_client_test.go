@@ -770,3 +770,16 @@ func TestControlPrefixWithoutSlashIsJSON(t *testing.T) {
 		assert.Contains(t, string(r.Body), "closest route: "+method+" /_mock/", "the hint names a control route")
 	}
 }
+
+// Every page repeats the version: 10,000 paths and a 900 KB version were
+// about 9 GB to render and gzip, from one 1 MiB request.
+func TestExportVersionIsBounded(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobDuration(0))
+	r := h.do("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com","paths":["a","b"],"version":"`+strings.Repeat("v", 100<<10)+`"}`)
+	require.Equal(t, http.StatusBadRequest, r.Status, "%.200s", r.Body)
+	assert.Contains(t, r.apiError(t).details()[0], "version: at most 256 bytes")
+	assert.Less(t, len(r.Body), 1<<10)
+	r = h.do("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com","version":"`+strings.Repeat("v", 256)+`"}`)
+	assert.Equal(t, http.StatusAccepted, r.Status, "%.200s", r.Body)
+}

@@ -149,6 +149,10 @@ var (
 // the bundle and 9 MB kept, for one request.
 const MaxPaths = 10_000
 
+// MaxVersion bounds the version string, which every page of the bundle
+// repeats.
+const MaxVersion = 256
+
 // ValidDomain reports whether d is a bare hostname: dot-separated labels of
 // letters, digits and inner hyphens, 253 characters at most.
 func ValidDomain(d string) bool {
