@@ -40,12 +40,19 @@ const keyEnd = " \t\r\n\"'&=/?#;,()<>\\`"
 
 // scrubKeys replaces everything that looks like an admin key (keyPrefix
 // and the characters that follow it up to a delimiter) with keyPrefix***.
-// A percent-encoded key is found too: then the decoded text, scrubbed, is
-// what is kept.
+// A percent-encoded key (once or twice) is found too: then the decoded
+// text, scrubbed, is what is kept.
 func scrubKeys(s string) string {
-	if strings.IndexByte(s, '%') >= 0 {
-		if dec, err := url.PathUnescape(s); err == nil && dec != s && hasKeyPrefix(dec) {
+	// A key escaped once or twice ("%6Dint_", "%256Dint_") is found in
+	// the decoded text, which is then what is kept.
+	for dec, i := s, 0; i < 3 && strings.IndexByte(dec, '%') >= 0; i++ {
+		next, err := url.PathUnescape(dec)
+		if err != nil || next == dec {
+			break
+		}
+		if dec = next; hasKeyPrefix(dec) {
 			s = dec
+			break
 		}
 	}
 	if !hasKeyPrefix(s) {

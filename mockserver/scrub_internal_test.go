@@ -12,6 +12,8 @@ func TestScrubKeys(t *testing.T) {
 		"/v1/mint_abc/views":          "/v1/mint_***/views",
 		"MINT_abc mInT_x":             "MINT_*** mInT_***",
 		"token=%6Dint_abc&x=%41":      "token=mint_***&x=A",
+		"token=%256Dint_abc":          "token=mint_***",
+		"token=mint%255Fabc%2526x":    "token=mint_***&x",
 		"token=mint%5Fabc":            "token=mint_***",
 		"bad%zzescape mint_abc":       "bad%zzescape mint_***",
 		`got "mint_abc"`:              `got "mint_***"`,
