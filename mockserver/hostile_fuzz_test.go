@@ -1,0 +1,141 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// exactStringField is an oracle written apart from the mock: body is one
+// JSON object whose key name appears exactly once, spelt exactly, no other
+// key is name up to case, and its value is a non-empty string without
+// control characters. It reads the raw tokens, so repeats are seen.
+func exactStringField(body []byte, name string) bool {
+	if !utf8.Valid(body) || !noRepeatsWithin64(body) {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	found, ok := 0, true
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		key := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return false
+		}
+		switch {
+		case key == name:
+			found++
+			var s string
+			if json.Unmarshal(v, &s) != nil || s == "" || strings.ContainsFunc(s, unicode.IsControl) {
+				ok = false
+			}
+		case strings.EqualFold(key, name):
+			ok = false
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return false
+	}
+	if _, err := dec.Token(); err == nil { // nothing after it
+		return false
+	}
+	return ok && found == 1
+}
+
+// noRepeatsWithin64 reports whether no object at any depth repeats a key
+// and nothing nests deeper than 64 levels.
+func noRepeatsWithin64(body []byte) bool {
+	type frame struct {
+		obj     bool
+		wantKey bool
+		keys    map[string]bool
+	}
+	var stack []frame
+	valueDone := func() {
+		if n := len(stack); n > 0 && stack[n-1].obj {
+			stack[n-1].wantKey = true
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].wantKey {
+			if tok == json.Delim('}') {
+				stack = stack[:n-1]
+				valueDone()
+				continue
+			}
+			key := tok.(string)
+			if stack[n-1].keys[key] {
+				return false
+			}
+			stack[n-1].keys[key] = true
+			stack[n-1].wantKey = false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			stack = append(stack, frame{obj: tok == json.Delim('{'), wantKey: true, keys: map[string]bool{}})
+			if len(stack) > 64 {
+				return false
+			}
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			valueDone()
+		default:
+			valueDone()
+		}
+	}
+}
+
+// Any body to trigger preview: a preview starts exactly when the oracle
+// says the body names one branch; everything else is an error body.
+func FuzzPreviewBody(f *testing.F) {
+	for _, b := range []string{`{"branch":"main"}`, `{"branch":"a","branch":"b"}`, `{"Branch":"a"}`, `{"branch":"a","BRANCH":"b"}`,
+		`{"branch":""}`, `{"branch":null}`, `{"branch":1}`, `null`, `[]`, `{"branch":"a\u0000"}`, "{\"branch\":\"\xff\"}",
+		`{"branch":"a"} {}`, `{"x":[[[[]]]],"branch":"a"}`, `{"branch":"ſ"}`, `{"ſbranch":"a"}`, `{"branch":"a","x":{"branch":1,"branch":2}}`} {
+		f.Add([]byte(b))
+	}
+	s := fuzzServer(f)
+	path := "/v1/project/preview/" + s.ProjectID()
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+s.APIKey())
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		want := exactStringField(body, "branch")
+		switch rec.Code {
+		case http.StatusAccepted:
+			if !want {
+				t.Fatalf("a preview started from %q", body)
+			}
+			validate(t, "preview", rec.Body.Bytes())
+		case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
+			checkError(t, rec)
+			if want {
+				t.Fatalf("refused %q: %s", body, rec.Body)
+			}
+		default:
+			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body)
+		}
+	})
+}
