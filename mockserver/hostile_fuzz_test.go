@@ -139,3 +139,37 @@ func FuzzPreviewBody(f *testing.F) {
 		}
 	})
 }
+
+// Any body to every control route that takes one: no panic, no 5xx, the
+// error body on every refusal.
+func FuzzControlBodies(f *testing.F) {
+	for _, b := range []string{`{}`, `null`, `[]`, `{"outcome":"failed"}`, `{"advance":"1h"}`, `{"faults":["status=503"]}`,
+		`{"scopes":["read"],"expiresAt":"2030-01-01T00:00:00Z","allowIPs":["10.0.0.0/8"]}`, `{"trigger":"code_change","active":false}`,
+		`{"enabled":false,"bundleSize":1024}`, `{"visits":[{"visitorId":"v","path":"/a","timestamp":"2025-03-01T00:00:00Z"}],"synthetic":3}`,
+		`{"searches":[{"query":"q","timestamp":"2025-03-01T00:00:00Z","clickedPath":"/a"}]}`,
+		`{"feedback":[{"path":"/a","source":"code_snippet","status":"pending","createdAt":"2025-03-01T00:00:00Z","code":"x"}]}`,
+		`{"threads":[{"caller":"api","turns":[{"timestamp":"2025-03-01T00:00:00Z","query":"q","response":"r"}]}]}`} {
+		f.Add([]byte(b), uint8(0))
+	}
+	s := fuzzServer(f)
+	routes := [][2]string{
+		{"PUT", "/_mock/outcome"}, {"POST", "/_mock/clock"}, {"POST", "/_mock/faults"}, {"POST", "/_mock/keys"},
+		{"POST", "/_mock/automations"}, {"PUT", "/_mock/static-export"}, {"POST", "/_mock/visits"}, {"POST", "/_mock/searches"},
+		{"POST", "/_mock/feedback"}, {"POST", "/_mock/threads"}, {"PUT", "/_mock/projects/" + s.ProjectID() + "/outcome"},
+		{"POST", "/_mock/jobs/job_missing/outcome"},
+	}
+	f.Fuzz(func(t *testing.T, body []byte, which uint8) {
+		rt := routes[int(which)%len(routes)]
+		req := httptest.NewRequest(rt[0], rt[1], bytes.NewReader(body))
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		switch {
+		case rec.Code == http.StatusOK || rec.Code == http.StatusNoContent:
+			s.ClearFaults() // an added fault rule must not strike the next input
+		case rec.Code == http.StatusBadRequest || rec.Code == http.StatusNotFound || rec.Code == http.StatusRequestEntityTooLarge:
+			checkError(t, rec)
+		default:
+			t.Fatalf("%s %s %q: %d %s", rt[0], rt[1], body, rec.Code, rec.Body)
+		}
+	})
+}
