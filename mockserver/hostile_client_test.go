@@ -783,3 +783,59 @@ func TestExportVersionIsBounded(t *testing.T) {
 	r = h.do("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com","version":"`+strings.Repeat("v", 256)+`"}`)
 	assert.Equal(t, http.StatusAccepted, r.Status, "%.200s", r.Body)
 }
+
+// Every limited route, at a limit of one: the second request is a 429 in
+// the error schema with Retry-After in whole seconds, and another
+// organization's key is not limited by it.
+func TestEveryLimitedRouteSaysWhenToRetry(t *testing.T) {
+	t.Parallel()
+	type req struct{ method, path, body string }
+	limits := []mockserver.Option{
+		mockserver.WithJobRateLimit(1, time.Hour), mockserver.WithAnalyticsRateLimit(1, time.Hour),
+		mockserver.WithDeployRateLimit(1, time.Hour), mockserver.WithPreviewRateLimit(1, time.Hour),
+		mockserver.WithProject("theirs", "mint_their_key"), mockserver.WithJobDuration(time.Hour),
+	}
+	routes := func(p, job, automation string) []req {
+		out := []req{
+			{"POST", "/v2/agent/" + p + "/job", `{"prompt":"x"}`},
+			{"POST", "/v2/agent/" + p + "/job/" + job + "/message", `{"prompt":"x"}`},
+			{"POST", "/v1/project/update/" + p, ""},
+			{"POST", "/v1/workflow/" + p + "/" + automation + "/trigger", ""},
+			{"POST", "/v1/project/preview/" + p, `{"branch":"b"}`},
+		}
+		for _, r := range []string{"visitors", "views", "searches", "feedback", "feedback/by-page", "assistant", "assistant/caller-stats", "assistant/threads/01JN1JSWJN9BZ6R1S1D798A6XW"} {
+			out = append(out, req{"GET", "/v1/analytics/" + p + "/" + r, ""})
+		}
+		return out
+	}
+	for i := range routes("p", "j", "a") {
+		h := setup(t, limits...)
+		p := h.s.ProjectID()
+		var autos []struct{ ID, Project, Trigger string }
+		h.do("GET", "/_mock/automations?project="+p, "").decode(t, &autos)
+		auto := ""
+		for _, a := range autos {
+			if a.Trigger == "custom_schedule" && auto == "" {
+				auto = a.ID
+			}
+		}
+		jobID := "job_none"
+		if i == 1 { // a follow-up shares the job creations' quota: creating its job uses it
+			var j job
+			h.do("POST", h.jobsPath(""), `{"prompt":"setup"}`).decode(t, &j)
+			jobID = j.ID
+		}
+		r := routes(p, jobID, auto)[i]
+		if i != 1 {
+			first := h.do(r.method, r.path, r.body)
+			require.Less(t, first.Status, 429, "%s %s: %s", r.method, r.path, first.Body)
+		}
+		second := h.do(r.method, r.path, r.body)
+		require.Equal(t, http.StatusTooManyRequests, second.Status, "%s %s: %s", r.method, r.path, second.Body)
+		validate(t, "error", second.Body)
+		assert.Regexp(t, `^[1-9][0-9]*$`, second.Header.Get("Retry-After"), r.path)
+		theirs := routes("theirs", "job_none", auto)[i]
+		other := h.do(theirs.method, theirs.path, theirs.body, "Authorization", "Bearer mint_their_key")
+		assert.NotEqual(t, http.StatusTooManyRequests, other.Status, "%s: another organization's quota", theirs.path)
+	}
+}
