@@ -206,9 +206,6 @@ func (f *jsonString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// value is the string, "" for null or absent.
-func (f jsonString) value() string { return f.s }
-
 // present reports a field that is present and not null.
 func (f jsonString) present() bool { return f.set && !f.null }
 
