@@ -133,6 +133,14 @@ func (s *Server) storageEntry(r *http.Request) JournalEntry {
 // server's clock is refused (403), and Range requests get 206. Fault rules
 // that name RouteBundleDownload apply after those checks.
 func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
+	// Close waits for downloads as for API requests: none may still be
+	// writing (or journaling) once it returns.
+	if !s.enter() {
+		hw.Header()[VersionHeader] = versionValue
+		writeReply(hw, errorReply(http.StatusServiceUnavailable, "Service unavailable", "the mock server is closed"))
+		return
+	}
+	defer s.inflight.Done()
 	started := time.Now()
 	e := s.storageEntry(r)
 	hw.Header()[VersionHeader] = versionValue
