@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -112,21 +111,14 @@ func (a *app) followDeployment(ctx context.Context, c *mintlify.Client, id, prev
 	}
 	ctx, cancel := f.waitContext(ctx)
 	defer cancel()
-	sp := a.newSpinner("deployment " + id)
-	last := &mintlify.Deployment{}
-	opts := append(f.pollOptions(), mintlify.WithPollObserver(func(d *mintlify.Deployment) {
-		last = d
-		sp.update(string(d.Status))
-	}))
-	d, err := c.PollDeployment(ctx, id, opts...)
-	sp.done()
+	d, last, err := pollShown(a, f, "deployment "+id, &mintlify.Deployment{},
+		func(d *mintlify.Deployment) string { return string(d.Status) },
+		func(opts ...mintlify.PollOption) (*mintlify.Deployment, error) {
+			return c.PollDeployment(ctx, id, opts...)
+		})
 	if err != nil {
 		_ = a.writeOutputs(outs(last)...)
-		if errors.Is(err, context.DeadlineExceeded) && f.timeout > 0 {
-			return fmt.Errorf("gave up waiting after %s (deployment %s is %s; 'mintctl deploy status --wait %s' waits again): %w",
-				f.timeout, id, orUnknown(string(last.Status)), id, err)
-		}
-		return err
+		return f.gaveUp(err, "deployment "+id, string(last.Status), "mintctl deploy status --wait "+id)
 	}
 	return a.reportDeployment(d, previewURL, f, outs(d), true)
 }

@@ -65,6 +65,36 @@ func (w *waitFlags) waitContext(ctx context.Context) (context.Context, context.C
 	return context.WithCancel(ctx)
 }
 
+// gaveUp explains a wait that --timeout ended: what it waited for, the
+// status last seen and, when again is set, the command that waits again.
+// Any other error passes unchanged.
+func (w *waitFlags) gaveUp(err error, what, status, again string) error {
+	if !errors.Is(err, context.DeadlineExceeded) || w.timeout <= 0 {
+		return err
+	}
+	if again != "" {
+		again = "; '" + again + "' waits again"
+	}
+	return fmt.Errorf("gave up waiting after %s (%s is %s%s): %w", w.timeout, what, orUnknown(status), again, err)
+}
+
+// pollShown runs poll with the --poll-interval options and an observer
+// that shows each state read on a spinner labelled what. It returns the
+// final state, and the last state seen (start if none was), which a
+// caller still reports when the wait fails.
+func pollShown[T any](a *app, f *waitFlags, what string, start *T, label func(*T) string,
+	poll func(...mintlify.PollOption) (*T, error)) (done, last *T, err error) {
+	last = start
+	sp := a.newSpinner(what)
+	opts := append(f.pollOptions(), mintlify.WithPollObserver(func(v *T) {
+		last = v
+		sp.update(label(v))
+	}))
+	done, err = poll(opts...)
+	sp.done()
+	return done, last, err
+}
+
 func (a *app) jobCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "job",
@@ -222,23 +252,14 @@ func (a *app) prompt(arg string) (string, error) {
 func (a *app) waitJob(ctx context.Context, c *mintlify.Client, job *mintlify.Job, f *waitFlags) error {
 	ctx, cancel := f.waitContext(ctx)
 	defer cancel()
-	sp := a.newSpinner("job " + job.ID)
-	last := job
-	opts := append(f.pollOptions(), mintlify.WithPollObserver(func(j *mintlify.Job) {
-		last = j
-		sp.update(string(j.Status))
-	}))
-	done, err := c.PollJob(ctx, job.ID, opts...)
-	sp.done()
+	done, last, err := pollShown(a, f, "job "+job.ID, job,
+		func(j *mintlify.Job) string { return string(j.Status) },
+		func(opts ...mintlify.PollOption) (*mintlify.Job, error) { return c.PollJob(ctx, job.ID, opts...) })
 	if err != nil {
 		if last.Status != "" {
 			_ = a.writeOutputs(jobOutputs(last)...)
 		}
-		if errors.Is(err, context.DeadlineExceeded) && f.timeout > 0 {
-			return fmt.Errorf("gave up waiting after %s (job %s is %s; 'mintctl job wait %s' waits again): %w",
-				f.timeout, job.ID, orUnknown(string(last.Status)), job.ID, err)
-		}
-		return err
+		return f.gaveUp(err, "job "+job.ID, string(last.Status), "mintctl job wait "+job.ID)
 	}
 	return a.reportJob(done, f, true)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -51,20 +50,16 @@ prints it or writes it to step outputs or logs.`,
 			}
 			wctx, cancel := f.waitContext(ctx)
 			defer cancel()
-			sp := a.newSpinner("static export " + e.ID)
-			last := e
-			opts := append(f.pollOptions(), mintlify.WithPollObserver(func(s *mintlify.StaticExport) {
-				last = s
-				sp.update(fmt.Sprintf("%s %.0f%%, %d pages", s.Status, s.Progress, s.PageCount))
-			}))
-			done, err := c.PollStaticExport(wctx, e.ID, opts...)
-			sp.done()
+			done, last, err := pollShown(a, &f, "static export "+e.ID, e,
+				func(s *mintlify.StaticExport) string {
+					return fmt.Sprintf("%s %.0f%%, %d pages", s.Status, s.Progress, s.PageCount)
+				},
+				func(opts ...mintlify.PollOption) (*mintlify.StaticExport, error) {
+					return c.PollStaticExport(wctx, e.ID, opts...)
+				})
 			if err != nil {
 				_ = a.writeOutputs(outs(last)...)
-				if errors.Is(err, context.DeadlineExceeded) && f.timeout > 0 {
-					return fmt.Errorf("gave up waiting after %s (static export %s is %s): %w", f.timeout, e.ID, orUnknown(string(last.Status)), err)
-				}
-				return err
+				return f.gaveUp(err, "static export "+e.ID, string(last.Status), "")
 			}
 			if done.Status != mintlify.StaticExportCompleted || outFile == "" {
 				w := a.stdout
