@@ -314,8 +314,9 @@ var hostileAnswers = map[string]func(net.Conn){
 }
 
 // TestEveryMethodEndsWithItsContext: whatever the server holds open, every
-// method returns soon after a 100 ms deadline, a POST's outcome unknown
-// unless the answer was a clear refusal.
+// method returns soon after a 100 ms deadline, with no result, a POST's
+// outcome unknown unless the answer was a clear refusal. Before the fix a
+// 101 held GetJob and CreateJob until the server closed.
 func TestEveryMethodEndsWithItsContext(t *testing.T) {
 	t.Parallel()
 	for _, m := range anyMethods {
@@ -330,9 +331,14 @@ func TestEveryMethodEndsWithItsContext(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 				defer cancel()
 				started := time.Now()
-				_, err = m.call(ctx, c)
+				got, err := m.call(ctx, c)
 				elapsed := time.Since(started)
 				require.Error(t, err)
+				if id, ok := got.(string); ok {
+					assert.Empty(t, id) // TriggerDeployment's status ID
+				} else {
+					assert.Nil(t, got)
+				}
 				assert.Less(t, elapsed, time.Second, "returned soon after the context ended")
 				switch {
 				case name == "stalledError":
