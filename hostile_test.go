@@ -92,25 +92,6 @@ func TestSuccessThatIsNotAJobIsAnError(t *testing.T) {
 	}
 }
 
-// TestUndocumentedSuccessStatusIsAnError: create answers 201, the others
-// 200; another 2xx is not the documented answer.
-func TestUndocumentedSuccessStatusIsAnError(t *testing.T) {
-	t.Parallel()
-	for _, m := range jobMethods {
-		t.Run(m.name, func(t *testing.T) {
-			t.Parallel()
-			c, mt := newCoreClient(t, WithMaxRetries(0))
-			status := http.StatusCreated
-			if m.name == "CreateJob" {
-				status = http.StatusOK
-			}
-			mt.RegisterNoResponder(respondJob(status, "job_1", JobCompleted))
-			_, err := m.call(context.Background(), c)
-			require.ErrorIs(t, err, ErrMalformedResponse)
-		})
-	}
-}
-
 // rawServer accepts connections on 127.0.0.1, reads each request's headers
 // and hands the connection to answer, which owns it from there.
 func rawServer(t *testing.T, answer func(conn net.Conn)) string {
