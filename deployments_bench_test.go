@@ -36,9 +36,10 @@ func (t *depBenchTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // BenchmarkPollDeployment reports the SDK's CPU time and allocations per
 // read of PollDeployment, with a realistic status answer (commit, changed
-// files, a growing log) and the waits between reads taken out:
+// files, logs, author, screenshots) and the waits between reads taken out
+// (BENCHMARKS.md gives the median of three runs):
 //
-//	go test -run '^$' -bench '^BenchmarkPollDeployment$' -benchmem -count 5 .
+//	go test -run '^$' -bench '^BenchmarkPollDeployment$' -benchmem -count 3 .
 func BenchmarkPollDeployment(b *testing.B) {
 	running := strings.Replace(depFull, `"status": "failure"`, `"status": "in_progress"`, 1)
 	success := strings.Replace(depFull, `"status": "failure"`, `"status": "success"`, 1)
