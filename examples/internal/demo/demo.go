@@ -114,11 +114,3 @@ func ExitCode(err error) int {
 	}
 	return 1
 }
-
-// UsageError prints msg and the usage, and exits 2, as the flag package
-// does for a bad flag.
-func UsageError(fs *flag.FlagSet, msg string) {
-	fmt.Fprintln(fs.Output(), msg)
-	fs.Usage()
-	os.Exit(2)
-}
