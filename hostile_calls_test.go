@@ -7,7 +7,6 @@ package mintlify
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -378,7 +377,7 @@ func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
 	for form, echo := range keyEchoes(coreAPIKey) {
 		link := host.URL + "/b.tgz?sig=" + url.QueryEscape(echo)
 		c, mt := newCoreClient(t, WithMaxRetries(0))
-		mt.RegisterNoResponder(respond(200, setPath(t, goodBundle, "bundleUrl", strconvQuote(link))))
+		mt.RegisterNoResponder(respond(200, setLeaf(t, goodBundle, []any{"bundleUrl"}, link)))
 		b, err := c.BundleStaticExport(context.Background(), "exp_1")
 		require.ErrorIs(t, err, ErrMalformedResponse, form)
 		assert.Nil(t, b)
@@ -390,8 +389,6 @@ func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
 	}
 	assert.Zero(t, storage.Load(), "nothing reached the storage host")
 }
-
-func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // liarWriter reports more (or fewer than zero) bytes than it was given.
 type liarWriter struct{ n int }
