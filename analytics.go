@@ -389,9 +389,9 @@ func decodePathCounts(r *PathVisitors, b []byte) error {
 
 // members walks the keys and raw values of a JSON object, in order, for
 // decodeRows. b comes from encoding/json, which has checked that it is
-// valid JSON; anything else is an error, never a panic. A null row has no members (its check then
-// fails); a key with escapes is unquoted first. Keys match exactly, as the
-// vendor spells them.
+// valid JSON; anything else is an error, never a panic. A null row has no
+// members (its check then fails); a key with escapes is unquoted first.
+// Keys match exactly, as the vendor spells them.
 type members struct {
 	b          []byte
 	i          int // the next member starts at b[i]; 0 before the first

@@ -37,14 +37,15 @@ const downloadBufferSize = 256 << 10
 // A transfer that breaks (a dropped connection, a 5xx or 429 from the host)
 // is resumed where it stopped with a Range request, at most 3 times, after
 // the client's retry wait (or the host's Retry-After, up to the maximum
-// wait); bytes already written are not written again. A host that answers a Range
-// request with the whole file (200) cannot resume: that is an error, since
-// w already holds the start. A bundle without a link or whose link has
-// expired fails with ErrInvalidInput before any request: call
-// BundleStaticExport for a fresh one. So does a link that holds the API
-// key (a proxy's echo): it would hand the key to the storage host. An HTTP error from the host matches
-// the sentinels by status (a 403 for an expired or altered link is
-// ErrForbidden). The download stops promptly when ctx ends.
+// wait); bytes already written are not written again. A host that answers a
+// Range request with the whole file (200) cannot resume: that is an error,
+// since w already holds the start. A bundle without a link or whose link
+// has expired fails with ErrInvalidInput before any request: call
+// BundleStaticExport for a fresh one. So does a link that holds the API key
+// (a proxy's echo): it would hand the key to the storage host. An HTTP
+// error from the host matches the sentinels by status (a 403 for an expired
+// or altered link is ErrForbidden). The download stops promptly when ctx
+// ends.
 //
 // The client's http.Client Timeout, if any, bounds each request including
 // its body: leave it unset for large bundles and use ctx instead. A

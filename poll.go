@@ -20,10 +20,11 @@ import (
 // returns the resource with a nil error once its status is terminal, failed
 // ones included: the status says how it ended. It stops with an error when
 // the context ends (wrapping ctx.Err() and the last failure, if any), on an
-// answer that waiting cannot fix (ErrNotFound, ErrUnauthorized, ...), after five failed reads in a row, or when the server asks to
-// wait (Retry-After) longer than the maximum interval. The poller owns the
-// waits: a Retry-After within the maximum interval becomes the next wait,
-// and is never slept on inside a single read.
+// answer that waiting cannot fix (ErrNotFound, ErrUnauthorized, ...), after
+// five failed reads in a row, or when the server asks to wait (Retry-After)
+// longer than the maximum interval. The poller owns the waits: a
+// Retry-After within the maximum interval becomes the next wait, and is
+// never slept on inside a single read.
 type PollOption func(*pollConfig)
 
 type pollConfig struct {
