@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -75,23 +76,16 @@ func base64Cores(enc *base64.Encoding, key string) []string {
 	return cores
 }
 
+// unique drops empty and repeated strings from ss, in place, keeping the
+// order: the scrubber tries each needle once.
 func unique(ss []string) []string {
 	out := ss[:0]
 	for _, s := range ss {
-		if s != "" && !contains(out, s) {
+		if s != "" && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // minEchoedPrefix is the shortest start of the key that is redacted
