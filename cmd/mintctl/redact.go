@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -30,20 +31,11 @@ func keyNeedles(key string) [][]byte {
 	}
 	var needles [][]byte
 	for _, f := range forms {
-		if !containsBytes(needles, f) {
+		if !slices.ContainsFunc(needles, func(n []byte) bool { return string(n) == f }) {
 			needles = append(needles, []byte(f))
 		}
 	}
 	return needles
-}
-
-func containsBytes(bs [][]byte, s string) bool {
-	for _, b := range bs {
-		if string(b) == s {
-			return true
-		}
-	}
-	return false
 }
 
 // scrub replaces every needle in s.
