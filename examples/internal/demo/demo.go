@@ -21,8 +21,6 @@ import (
 // Session is a connected client and how to poll with it.
 type Session struct {
 	Client *mintlify.Client
-	// Mock reports that the session runs against the bundled mock server.
-	Mock bool
 	// PollInterval is the first wait between polls: the SDK's default for
 	// the real API, shorter for the mock's quick jobs.
 	PollInterval time.Duration
@@ -83,7 +81,7 @@ func Connect(log io.Writer, opts ...mintlify.Option) (*Session, error) {
 		mock.Close()
 		return nil, err
 	}
-	return &Session{Client: c, Mock: true, PollInterval: 250 * time.Millisecond, closeMock: mock.Close}, nil
+	return &Session{Client: c, PollInterval: 250 * time.Millisecond, closeMock: mock.Close}, nil
 }
 
 // Usage sets fs's usage text: a synopsis, a description and the flags.
