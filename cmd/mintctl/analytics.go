@@ -150,11 +150,7 @@ func analyticsRoutes() []analyticsRoute {
 			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
 				rows := c.Conversations(ctx, mintlify.ConversationsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Cursor: p.cursor})
 				return mapRows(rows, func(r mintlify.Conversation) []any {
-					sources := r.Sources
-					if sources == nil {
-						sources = []mintlify.ConversationSource{}
-					}
-					return []any{r.ID, r.Timestamp, r.Query, r.Response, r.ResponseType, sources,
+					return []any{r.ID, r.Timestamp, r.Query, r.Response, r.ResponseType, orEmpty(r.Sources),
 						r.ResolutionStatus, r.QueryCategory, r.PageURL}
 				})
 			},

@@ -212,9 +212,11 @@ func deploymentJSON(d *mintlify.Deployment, previewURL string) deploymentWire {
 	return w
 }
 
-func orEmpty(s []string) []string {
+// orEmpty makes a nil slice empty, so that JSON shows [] as the API sends
+// it, not null.
+func orEmpty[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }
