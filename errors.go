@@ -15,8 +15,9 @@ import (
 
 // Sentinel errors, for use with errors.Is. Every *APIError matches exactly one
 // of ErrBadRequest through ErrServer by its status code, and ErrOutcomeUnknown
-// too when it answered a create or follow-up with 500, 502 or 504.
-// ErrInvalidInput comes from the client itself, before any request.
+// too when it answered a call that creates something (a job, a follow-up, a
+// trigger, a static export) with 500, 502 or 504. ErrInvalidInput comes from
+// the client itself, before any request.
 var (
 	// ErrInvalidInput reports input the API would reject, caught before any
 	// request is sent.
@@ -37,12 +38,13 @@ var (
 	// ErrServer matches any 5xx answer.
 	ErrServer = errors.New("mintlify: server error")
 	// ErrOutcomeUnknown reports a call that creates something (a job, a
-	// follow-up, a deployment, an automation run) whose request may have
-	// reached the server but whose answer was lost (a reset connection, a
-	// timeout, a truncated or malformed body) or was a 1xx, 500, 502 or 504.
-	// The server may or may not have acted, so the SDK never retries it by
-	// itself: a blind retry could start a second job. An error before any
-	// byte of the request was sent is never ErrOutcomeUnknown.
+	// follow-up, a deployment, a preview, an automation run, a static
+	// export) whose request may have reached the server but whose answer
+	// was lost (a reset connection, a timeout, a truncated or malformed
+	// body) or was a 1xx, 500, 502 or 504. The server may or may not have
+	// acted, so the SDK never retries it by itself: a blind retry could
+	// start a second job. An error before any byte of the request was sent
+	// is never ErrOutcomeUnknown.
 	ErrOutcomeUnknown = errors.New("mintlify: outcome unknown, the server may have acted")
 	// ErrMalformedResponse reports a 2xx answer that is not the documented
 	// object: not JSON, a required field missing or null, a value of the
@@ -93,7 +95,8 @@ func (e *APIError) Error() string {
 }
 
 // Is makes errors.Is(err, ErrNotFound) and its siblings work by status
-// class. A 500, 502 or 504 answering CreateJob or SendMessage also matches
+// class. A 500, 502 or 504 answering a call that creates something (every
+// POST but BundleStaticExport, which only mints a link) also matches
 // ErrOutcomeUnknown, because it can follow a request the API acted on.
 func (e *APIError) Is(target error) bool {
 	if target == ErrOutcomeUnknown {
