@@ -569,7 +569,13 @@ func TestEveryMethodOutcomeUnknownOnlyWhenSent(t *testing.T) {
 	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Error("no request should get through a failed handshake")
 	}))
-	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	var handshakes atomic.Int32
+	tlsSrv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			handshakes.Add(1)
+		}
+	}
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes are the point
 	tlsSrv.StartTLS()
 	t.Cleanup(tlsSrv.Close)
 
@@ -602,10 +608,12 @@ func TestEveryMethodOutcomeUnknownOnlyWhenSent(t *testing.T) {
 		})
 		t.Run(m.name+"/handshake fails", func(t *testing.T) {
 			c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(tlsSrv.URL),
-				WithMaxRetries(0))
+				WithMaxRetries(0)) // the default transport does not trust the test certificate
 			require.NoError(t, err)
+			before := handshakes.Load()
 			_, err = m.call(context.Background(), c)
 			require.Error(t, err)
+			assert.Greater(t, handshakes.Load(), before, "the call reached the server")
 			assert.NotErrorIs(t, err, ErrOutcomeUnknown, "nothing was sent")
 			assert.Equal(t, 1, strings.Count(err.Error(), "mintlify:"), "reads once: %s", err)
 		})

@@ -11,17 +11,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"log"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -274,34 +269,6 @@ func TestFormattedClientHidesKey(t *testing.T) {
 	assert.Equal(t, "<nil>", fmt.Sprint(nilClient))
 }
 
-// TestNothingSentIsNotOutcomeUnknown: a failure before any byte of the
-// request left (a failed TLS handshake) is a plain error, and a POST may
-// even be retried. Before the fix it was ErrOutcomeUnknown.
-func TestNothingSentIsNotOutcomeUnknown(t *testing.T) {
-	t.Parallel()
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		t.Error("no request should get through a failed handshake")
-	}))
-	var handshakes atomic.Int32
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			handshakes.Add(1)
-		}
-	}
-	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes are the point
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
-	for _, m := range jobMethods[:3] {
-		c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(srv.URL),
-			WithMaxRetries(0)) // the default transport does not trust the test certificate
-		require.NoError(t, err)
-		_, err = m.call(context.Background(), c)
-		require.Error(t, err, m.name)
-		assert.NotErrorIs(t, err, ErrOutcomeUnknown, m.name)
-	}
-	assert.Positive(t, handshakes.Load())
-}
-
 // TestBadUserAgentRefusedUpFront: a suffix net/http would refuse to send
 // failed every later call as ErrOutcomeUnknown; NewClient refuses it now.
 func TestBadUserAgentRefusedUpFront(t *testing.T) {
@@ -412,19 +379,6 @@ func TestNothingPanics(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidInput)
 	_, err = nilClient.Do(context.Background(), http.MethodGet, "/x", nil, nil)
 	require.ErrorIs(t, err, ErrInvalidInput)
-}
-
-// TestErrorsReadOnce: wrapping never repeats the package prefix.
-func TestErrorsReadOnce(t *testing.T) {
-	t.Parallel()
-	c, mt := newCoreClient(t, WithMaxRetries(0))
-	mt.RegisterNoResponder(respond(http.StatusNotFound, `{"error":"no such job"}`))
-	for _, m := range jobMethods {
-		_, err := m.call(context.Background(), c)
-		require.Error(t, err)
-		assert.Equal(t, 1, strings.Count(err.Error(), "mintlify:"), "%s: %s", m.name, err)
-		assert.True(t, errors.Is(err, ErrNotFound), m.name)
-	}
 }
 
 func jsonMarshal(s string) (string, error) {
