@@ -20,7 +20,11 @@ import (
 
 func mockClient(t *testing.T, opts ...mockserver.Option) *mintlify.Client {
 	t.Helper()
-	srv := mockserver.New(append([]mockserver.Option{mockserver.WithSyntheticVisits(5_000)}, opts...)...)
+	// One fixed clock for every server of a test: synthetic visits are laid
+	// out back from the clock, so servers started a moment apart on the wall
+	// clock would hold slightly different windows.
+	clock := mockserver.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	srv := mockserver.New(append([]mockserver.Option{mockserver.WithClock(clock), mockserver.WithSyntheticVisits(5_000)}, opts...)...)
 	t.Cleanup(srv.Close)
 	c, err := mintlify.NewClient(mintlify.WithBaseURL(srv.URL()), mintlify.WithAPIKey(srv.APIKey()),
 		mintlify.WithProjectID(srv.ProjectID()), mintlify.WithMaxRetries(0))
@@ -64,15 +68,16 @@ func TestCSVAndJSONLinesHoldTheSameRows(t *testing.T) {
 // export prints where to resume, and resuming there (without a header)
 // completes it exactly.
 func TestStopsWithTheResumeFlag(t *testing.T) {
-	full, _, err := exportOn(t, mockClient(t), "-route", "visitors", "-limit", "50")
+	window := []string{"-from", "2025-01-01", "-to", "2026-01-01"}
+	full, _, err := exportOn(t, mockClient(t), append(window, "-route", "visitors", "-limit", "50")...)
 	require.NoError(t, err)
 	fullRows := strings.Split(strings.TrimSpace(full), "\n")
 
 	c := mockClient(t, mockserver.WithAnalyticsRateLimit(2, time.Hour))
-	first, log, err := exportOn(t, c, "-route", "visitors", "-limit", "50")
+	first, log, err := exportOn(t, c, append(window, "-route", "visitors", "-limit", "50")...)
 	require.ErrorIs(t, err, mintlify.ErrRateLimited)
 	assert.Contains(t, log, "run again with -offset 100")
-	rest, _, err := exportOn(t, mockClient(t), "-route", "visitors", "-limit", "50", "-offset", "100")
+	rest, _, err := exportOn(t, mockClient(t), append(window, "-route", "visitors", "-limit", "50", "-offset", "100")...)
 	require.NoError(t, err)
 	assert.NotContains(t, rest, "path,human", "no header when resuming")
 	assert.Equal(t, fullRows, strings.Split(strings.TrimSpace(first+rest), "\n"))
