@@ -203,14 +203,11 @@ func (st *Store) Conversations(dst []byte, q *Query) ([]byte, error) {
 			}
 			b = appendConversation(b, ref.thread, &ref.thread.Turns[ref.turn])
 		}
-		b = append(b, `],"nextCursor":`...)
+		var cursor string
 		if hasMore {
-			b = AppendString(b, page[len(page)-1].msg)
-			b = append(b, `,"hasMore":true}`...)
-		} else {
-			b = append(b, `null,"hasMore":false}`...)
+			cursor = page[len(page)-1].msg
 		}
-		out = b
+		out = appendKeysetEnd(b, cursor, hasMore)
 	})
 	if err != nil {
 		return nil, err

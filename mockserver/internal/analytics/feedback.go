@@ -145,16 +145,13 @@ func (st *Store) Feedback(dst []byte, q *Query) ([]byte, error) {
 			}
 			b = appendFeedback(b, f)
 		}
-		b = append(b, `],"nextCursor":`...)
+		var cursor string
 		if hasMore {
 			last := page[len(page)-1]
 			pos := binary.BigEndian.AppendUint64(nil, uint64(last.CreatedAt.UnixNano()))
-			b = AppendString(b, st.signer.seal(q.binding(st.project), append(pos, last.ID...)))
-			b = append(b, `,"hasMore":true}`...)
-		} else {
-			b = append(b, `null,"hasMore":false}`...)
+			cursor = st.signer.seal(q.binding(st.project), append(pos, last.ID...))
 		}
-		out = b
+		out = appendKeysetEnd(b, cursor, hasMore)
 	})
 	if err != nil {
 		return nil, err

@@ -80,3 +80,15 @@ func appendTime(b []byte, unixNano int64) []byte {
 	b = time.Unix(0, unixNano).UTC().AppendFormat(b, TimeLayout)
 	return append(b, '"')
 }
+
+// appendKeysetEnd closes the rows of a keyset page (feedback, assistant)
+// and writes its end: the cursor of the next page and hasMore, or null and
+// false on the last page.
+func appendKeysetEnd(b []byte, cursor string, hasMore bool) []byte {
+	b = append(b, `],"nextCursor":`...)
+	if !hasMore {
+		return append(b, `null,"hasMore":false}`...)
+	}
+	b = AppendString(b, cursor)
+	return append(b, `,"hasMore":true}`...)
+}
