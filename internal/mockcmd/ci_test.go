@@ -1,14 +1,8 @@
 package mockcmd
 
 import (
-	"context"
-	"encoding/json"
-	"io"
 	"net/http"
-	"regexp"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,41 +11,13 @@ import (
 // The third-round flags reach the server: previews and static export off,
 // every run failing, the storage host on its own address.
 func TestThirdRoundFlags(t *testing.T) {
-	var stdout, stderr syncBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, []string{"-addr", "127.0.0.1:0", "-storage-addr", "127.0.0.1:0", "-quiet",
-			"-api-key", "mint_ci_flags", "-project", "docs", "-previews=false", "-static-export=false",
-			"-outcome", "failed", "-job-duration", "1h", "-deploy-limit", "1/1h"}, &stdout, &stderr)
-	}()
-	defer func() {
-		cancel()
-		require.NoError(t, <-done)
-	}()
-	var url string
-	require.Eventually(t, func() bool {
-		m := regexp.MustCompile(`URL:\s+(\S+)`).FindStringSubmatch(stdout.String())
-		if m != nil {
-			url = m[1]
-		}
-		return m != nil && strings.Contains(stdout.String(), "storage:")
-	}, 10*time.Second, 10*time.Millisecond)
+	s := startRun(t, "storage:", "-addr", "127.0.0.1:0", "-storage-addr", "127.0.0.1:0", "-quiet",
+		"-api-key", "mint_ci_flags", "-project", "docs", "-previews=false", "-static-export=false",
+		"-outcome", "failed", "-job-duration", "1h", "-deploy-limit", "1/1h")
+	stdout := &s.stdout
 	assert.Regexp(t, `storage:\s+http://127\.0\.0\.1:\d+`, stdout.String())
-
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	hc := &http.Client{Transport: tr, Timeout: 5 * time.Second}
 	call := func(method, path, body string) (int, map[string]any) {
-		req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer mint_ci_flags")
-		resp, err := hc.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		var v map[string]any
-		require.NoError(t, json.Unmarshal(b, &v), string(b))
-		return resp.StatusCode, v
+		return s.call(t, "mint_ci_flags", method, path, body)
 	}
 	status, _ := call("POST", "/v1/project/preview/docs", `{"branch":"main"}`)
 	assert.Equal(t, http.StatusForbidden, status, "-previews=false")

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -39,26 +38,9 @@ func TestRunRefusesBundleSizesPastTheBound(t *testing.T) {
 // query, the path, the method and the Authorization scheme reaches neither
 // its log nor its journal nor any answer; only the banner prints it.
 func TestStandaloneNeverEchoesAKeyPutInOddPlaces(t *testing.T) {
-	var stdout, stderr syncBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	const key = "mint_hostile_standalone_key"
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, []string{"-addr", "127.0.0.1:0", "-api-key", key, "-project", "docs"}, &stdout, &stderr)
-	}()
-	var url string
-	require.Eventually(t, func() bool {
-		m := regexp.MustCompile(`URL:\s+(\S+)`).FindStringSubmatch(stdout.String())
-		if m != nil {
-			url = m[1]
-		}
-		return m != nil
-	}, 10*time.Second, 10*time.Millisecond)
-
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	hc := &http.Client{Transport: tr, Timeout: 5 * time.Second}
+	st := startRun(t, "control:", "-addr", "127.0.0.1:0", "-api-key", key, "-project", "docs")
+	url, hc, stdout, stderr := st.url, st.hc, &st.stdout, &st.stderr
 	var answers []string
 	send := func(method, path, auth string) {
 		req, err := http.NewRequest(method, url+path, nil)
@@ -90,13 +72,7 @@ func TestStandaloneNeverEchoesAKeyPutInOddPlaces(t *testing.T) {
 	answers = append(answers, string(b))
 
 	send("GET", "/_mock/journal", "")
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("run did not stop")
-	}
+	require.NoError(t, st.stop())
 	secret := key[len("mint_"):]
 	for i, a := range answers {
 		assert.NotContains(t, a, secret, "answer %d: %.300s", i, a)

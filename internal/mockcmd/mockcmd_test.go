@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"net/http"
@@ -37,39 +38,75 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func TestRunServesUntilCancelled(t *testing.T) {
-	var stdout, stderr syncBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, []string{"-addr", "127.0.0.1:0", "-seed", "5000", "-job-duration", "50ms",
-			"-api-key", "mint_cmd_test_key", "-project", "docs"}, &stdout, &stderr)
-	}()
+// standalone is Run serving in the background, as a user starts it.
+type standalone struct {
+	url            string
+	stdout, stderr syncBuffer
+	hc             *http.Client
+	stopOnce       sync.Once
+	cancel         context.CancelFunc
+	done           chan error
+	err            error
+}
 
-	var url string
+// startRun runs the program with args until the test ends (or stop), and
+// waits until its banner has printed ready.
+func startRun(t *testing.T, ready string, args ...string) *standalone {
+	t.Helper()
+	s := &standalone{done: make(chan error, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	go func() { s.done <- Run(ctx, args, &s.stdout, &s.stderr) }()
+	t.Cleanup(func() { require.NoError(t, s.stop()) })
 	require.Eventually(t, func() bool {
-		m := regexp.MustCompile(`URL:\s+(\S+)`).FindStringSubmatch(stdout.String())
+		m := regexp.MustCompile(`URL:\s+(\S+)`).FindStringSubmatch(s.stdout.String())
 		if m != nil {
-			url = m[1]
+			s.url = m[1]
 		}
-		return m != nil
+		return m != nil && strings.Contains(s.stdout.String(), ready)
 	}, 10*time.Second, 10*time.Millisecond)
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	s.hc = &http.Client{Transport: tr, Timeout: 5 * time.Second}
+	return s
+}
+
+// stop cancels Run and returns its error; it may be called more than once.
+func (s *standalone) stop() error {
+	s.stopOnce.Do(func() {
+		s.cancel()
+		select {
+		case s.err = <-s.done:
+		case <-time.After(10 * time.Second):
+			s.err = errors.New("run did not stop")
+		}
+	})
+	return s.err
+}
+
+// call sends one request with key and decodes the JSON answer.
+func (s *standalone) call(t *testing.T, key, method, path, body string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := s.hc.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var v map[string]any
+	require.NoError(t, json.Unmarshal(b, &v), string(b))
+	return resp.StatusCode, v
+}
+
+func TestRunServesUntilCancelled(t *testing.T) {
+	s := startRun(t, "seeded:", "-addr", "127.0.0.1:0", "-seed", "5000", "-job-duration", "50ms",
+		"-api-key", "mint_cmd_test_key", "-project", "docs")
+	stdout, stderr := &s.stdout, &s.stderr
 	assert.Contains(t, stdout.String(), "API key:  mint_cmd_test_key")
 	assert.Contains(t, stdout.String(), "project:  docs")
-
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	hc := &http.Client{Transport: tr, Timeout: 5 * time.Second}
 	call := func(method, path, body string) (int, map[string]any) {
-		req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer mint_cmd_test_key")
-		resp, err := hc.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		var v map[string]any
-		require.NoError(t, json.Unmarshal(b, &v), string(b))
-		return resp.StatusCode, v
+		return s.call(t, "mint_cmd_test_key", method, path, body)
 	}
 
 	status, page := call("GET", "/v1/analytics/docs/visitors?limit=250", "")
@@ -92,13 +129,7 @@ func TestRunServesUntilCancelled(t *testing.T) {
 		return polled["status"] == "completed" && polled["prLink"] != nil
 	}, 5*time.Second, 20*time.Millisecond)
 
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("run did not stop")
-	}
+	require.NoError(t, s.stop())
 	assert.Contains(t, stdout.String(), "shutting down")
 	logs := stderr.String()
 	assert.Contains(t, logs, `auth="Bearer mint_***"`)
@@ -129,36 +160,12 @@ func TestRunRejectsBadFlags(t *testing.T) {
 }
 
 func TestRunSetsRateLimitsFromFlags(t *testing.T) {
-	var stdout, stderr syncBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, []string{"-addr", "127.0.0.1:0", "-quiet", "-api-key", "mint_limits", "-project", "p",
-			"-analytics-limit", "3/1h"}, &stdout, &stderr)
-	}()
-	defer func() {
-		cancel()
-		require.NoError(t, <-done)
-	}()
-	var url string
-	require.Eventually(t, func() bool {
-		m := regexp.MustCompile(`URL:\s+(\S+)`).FindStringSubmatch(stdout.String())
-		if m != nil {
-			url = m[1]
-		}
-		return m != nil
-	}, 10*time.Second, 10*time.Millisecond)
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	hc := &http.Client{Transport: tr, Timeout: 5 * time.Second}
+	s := startRun(t, "control:", "-addr", "127.0.0.1:0", "-quiet", "-api-key", "mint_limits", "-project", "p",
+		"-analytics-limit", "3/1h")
 	var statuses []int
 	for _, route := range []string{"visitors", "views", "searches", "feedback"} {
-		req, _ := http.NewRequest("GET", url+"/v1/analytics/p/"+route, nil)
-		req.Header.Set("Authorization", "Bearer mint_limits")
-		resp, err := hc.Do(req)
-		require.NoError(t, err)
-		resp.Body.Close()
-		statuses = append(statuses, resp.StatusCode)
+		status, _ := s.call(t, "mint_limits", "GET", "/v1/analytics/p/"+route, "")
+		statuses = append(statuses, status)
 	}
 	assert.Equal(t, []int{200, 200, 200, 429}, statuses, "one quota of 3 across the analytics routes")
 }
