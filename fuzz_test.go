@@ -5,7 +5,7 @@ package mintlify
 // a value or a well-formed error. Seed corpora are in testdata/fuzz/; run
 // one target with
 //
-//	go test -run '^$' -fuzz '^FuzzJobResponse$' -fuzztime 10s .
+//	go test -run '^$' -fuzz '^FuzzJobResponse$' -fuzztime 20000x .
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ const (
 
 // fuzzAnswer is one canned answer, served for every request up to a
 // budget; then requests fail, so that a walk over pages that never end
-// stops soon (the SDK's own cap is 10,000 pages).
+// stops soon (the SDK's own cap is 1,000 requests a walk).
 type fuzzAnswer struct {
 	status                             int
 	retryAfter, contentType, requestID string
