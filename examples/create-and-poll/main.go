@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -21,23 +20,11 @@ import (
 )
 
 func main() {
-	prompt, err := parse(os.Args[1:], os.Stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(0)
-	case err != nil:
-		os.Exit(2)
-	}
+	var prompt string
 	// Agent jobs take minutes; give up after half an hour or on Ctrl-C.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
-	defer cancel()
-
-	if err := run(ctx, prompt); err != nil {
-		fmt.Fprintln(os.Stderr, "create-and-poll:", err)
-		os.Exit(demo.ExitCode(err))
-	}
+	demo.Main("create-and-poll", 30*time.Minute,
+		func(args []string, errOut io.Writer) (err error) { prompt, err = parse(args, errOut); return err },
+		func(ctx context.Context) error { return run(ctx, prompt) })
 }
 
 // parse reads the prompt from the arguments. There is no default: a job

@@ -24,7 +24,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,26 +48,20 @@ type config struct {
 }
 
 func main() {
-	cfg, err := parse(os.Args[1:], os.Stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		os.Exit(0)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "export:", err)
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	c, closeMock, err := connect(os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "export:", err)
-		os.Exit(2)
-	}
-	defer closeMock()
-	if err := run(ctx, c, cfg, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "export:", err)
-		os.Exit(demo.ExitCode(err))
-	}
+	var cfg config
+	demo.Main("export", 0, func(args []string, errOut io.Writer) (err error) {
+		if cfg, err = parse(args, errOut); err != nil && !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(errOut, "export:", err)
+		}
+		return err
+	}, func(ctx context.Context) error {
+		c, closeMock, err := connect(os.Stderr)
+		if err != nil {
+			return err // a key set but empty, or refused by NewClient: ExitCode makes it 2
+		}
+		defer closeMock()
+		return run(ctx, c, cfg, os.Stdout, os.Stderr)
+	})
 }
 
 // parse reads the flags; -h and --help print the usage and send nothing.

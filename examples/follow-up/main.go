@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	mintlify "github.com/docsagent/mintlify-go"
@@ -21,19 +20,13 @@ import (
 )
 
 func main() {
-	jobID, prompt, err := parse(os.Args[1:], os.Stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(0)
-	case err != nil:
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, jobID, prompt); err != nil {
-		fmt.Fprintln(os.Stderr, "follow-up:", err)
-		os.Exit(demo.ExitCode(err))
-	}
+	var jobID, prompt string
+	demo.Main("follow-up", 0,
+		func(args []string, errOut io.Writer) (err error) {
+			jobID, prompt, err = parse(args, errOut)
+			return err
+		},
+		func(ctx context.Context) error { return run(ctx, jobID, prompt) })
 }
 
 // parse reads -job and the prompt. Both are required: the example never

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"time"
 
 	mintlify "github.com/docsagent/mintlify-go"
@@ -32,19 +31,13 @@ var demoPrompts = prompts{
 }
 
 func main() {
-	p, err := parse(os.Args[1:], os.Stderr, demo.OnMock())
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(0)
-	case err != nil:
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, p); err != nil {
-		fmt.Fprintln(os.Stderr, "quickstart:", err)
-		os.Exit(demo.ExitCode(err))
-	}
+	var p prompts
+	demo.Main("quickstart", 0,
+		func(args []string, errOut io.Writer) (err error) {
+			p, err = parse(args, errOut, demo.OnMock())
+			return err
+		},
+		func(ctx context.Context) error { return run(ctx, p) })
 }
 
 // parse reads the prompts. On the mock they default to the demo's; with a

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
 	"time"
 
@@ -29,19 +28,10 @@ import (
 )
 
 func main() {
-	p, err := parse(os.Args[1:], os.Stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(0)
-	case err != nil:
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, p); err != nil {
-		fmt.Fprintln(os.Stderr, "visitors:", err)
-		os.Exit(demo.ExitCode(err))
-	}
+	var p mintlify.VisitorsParams
+	demo.Main("visitors", 0,
+		func(args []string, errOut io.Writer) (err error) { p, err = parse(args, errOut); return err },
+		func(ctx context.Context) error { return run(ctx, p) })
 }
 
 // parse reads the flags; -h and --help print the usage and send nothing.

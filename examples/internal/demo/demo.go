@@ -6,11 +6,13 @@
 package demo
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"time"
 
@@ -111,4 +113,36 @@ func ExitCode(err error) int {
 		return 2
 	}
 	return 1
+}
+
+// Main is an example's main function: parse reads the arguments (-h and
+// --help exit 0, any other refusal 2, both before anything is sent), then
+// run gets a context that Ctrl-C ends, and timeout too when it is not
+// zero. An error from run is printed after the example's name and sets
+// the exit status by ExitCode.
+func Main(name string, timeout time.Duration, parse func(args []string, errOut io.Writer) error, run func(context.Context) error) {
+	if err := parse(os.Args[1:], os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		os.Exit(2)
+	}
+	os.Exit(runMain(name, timeout, run))
+}
+
+// runMain is Main after parsing, returning the exit status so that its
+// deferred cancels run before os.Exit.
+func runMain(name string, timeout time.Duration, run func(context.Context) error) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	if err := run(ctx); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		return ExitCode(err)
+	}
+	return 0
 }
