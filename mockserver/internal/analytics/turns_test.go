@@ -1,0 +1,68 @@
+package analytics
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// A thread answered one message at a time shows every turn in its
+// transcript and the conversations route, and Reset forgets the turns
+// added after Freeze without touching the frozen thread.
+func TestAddTurnGrowsAThread(t *testing.T) {
+	st := NewStore("p", NewSigner())
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	id := NewULID(at, rand.New(rand.NewPCG(1, 2)))
+	if err := st.AddTurn(id, CallerAPI, Turn{Time: at, Query: "one", Response: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	st.Freeze()
+	if err := st.AddTurn(id, CallerWeb, Turn{Time: at.Add(time.Second), Query: "two", Response: "second", ResolutionStatus: "unanswered"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AddTurn(id, CallerAPI, Turn{Time: at.Add(time.Second), Query: "same instant"}); err == nil {
+		t.Error("a turn at the previous turn's millisecond was stored")
+	}
+	transcript := func() (th struct {
+		Messages []struct{ Role, Content string }
+	}) {
+		b, err := st.Thread(nil, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &th); err != nil {
+			t.Fatal(err)
+		}
+		return th
+	}
+	if got := transcript(); len(got.Messages) != 4 || got.Messages[2].Content != "two" || got.Messages[3].Content != "second" {
+		t.Errorf("transcript %+v, want both turns", got.Messages)
+	}
+	q, _ := ParseQuery(&ConversationsSpec, "")
+	b, err := st.Conversations(nil, &q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct {
+		Conversations []struct{ ID, Query, ResolutionStatus string }
+	}
+	if err := json.Unmarshal(b, &page); err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Conversations) != 2 || page.Conversations[0].Query != "two" || page.Conversations[0].ResolutionStatus != "unanswered" ||
+		page.Conversations[1].ID != id {
+		t.Errorf("conversations %+v, want two rows of thread %s, newest first", page.Conversations, id)
+	}
+	if got := st.Counts(); got.Threads != 1 || got.Turns != 2 {
+		t.Errorf("counts %+v, want 1 thread of 2 turns", got)
+	}
+	b = st.CallerStats(nil, &q)
+	if string(b) != `{"web":0,"api":2,"other":0,"total":2}` {
+		t.Errorf("caller stats %s: the thread keeps its first caller", b)
+	}
+	st.Reset()
+	if got := transcript(); len(got.Messages) != 2 {
+		t.Errorf("after Reset the transcript has %d messages, want the frozen turn's 2", len(got.Messages))
+	}
+}
