@@ -13,32 +13,34 @@ import (
 // Optional numbers and strings are pointers because the schema tells an
 // absent member (take the default, or ignore) from a given one that must
 // satisfy its range: "tokenBudget": 0 is a 400, no tokenBudget is 3000.
+// Optional members are left out when marshalled, so a request written by
+// a Go test is one the mock accepts (no member may be null).
 
 // ContextRequest is the body of POST /v1/context.
 type ContextRequest struct {
-	Query          string   `json:"query"`   // required, at least one character
-	Product        *string  `json:"product"` // a retrieval hint; see doc.go
-	Format         string   `json:"format"`  // required: FormatTxt or FormatJSON
-	IncludeDomains []string `json:"includeDomains"`
-	ExcludeDomains []string `json:"excludeDomains"`
-	TokenBudget    *int     `json:"tokenBudget"` // 1..6000, default 3000
+	Query          string   `json:"query"`             // required, at least one character
+	Product        *string  `json:"product,omitempty"` // a retrieval hint; see doc.go
+	Format         string   `json:"format"`            // required: FormatTxt or FormatJSON
+	IncludeDomains []string `json:"includeDomains,omitempty"`
+	ExcludeDomains []string `json:"excludeDomains,omitempty"`
+	TokenBudget    *int     `json:"tokenBudget,omitempty"` // 1..6000, default 3000
 }
 
 // SearchRequest is the body of POST /v1/search.
 type SearchRequest struct {
 	Query          string   `json:"query"`      // required, at least one character
 	NumResults     *int     `json:"numResults"` // required, 1..20
-	Text           Text     `json:"text"`
-	IncludeDomains []string `json:"includeDomains"`
-	ExcludeDomains []string `json:"excludeDomains"`
+	Text           Text     `json:"text,omitzero"`
+	IncludeDomains []string `json:"includeDomains,omitempty"`
+	ExcludeDomains []string `json:"excludeDomains,omitempty"`
 }
 
 // ContentsRequest is the body of POST /v1/contents.
 type ContentsRequest struct {
-	IDs           []string `json:"ids"`  // Mintlify result IDs
-	URLs          []string `json:"urls"` // result URLs, of any page
-	MaxCharacters *int     `json:"maxCharacters"`
-	Query         *string  `json:"query"` // picks paragraphs when text is cut; see doc.go
+	IDs           []string `json:"ids,omitempty"`  // Mintlify result IDs
+	URLs          []string `json:"urls,omitempty"` // result URLs, of any page
+	MaxCharacters *int     `json:"maxCharacters,omitempty"`
+	Query         *string  `json:"query,omitempty"` // picks paragraphs when text is cut; see doc.go
 }
 
 // The two context formats.

@@ -213,3 +213,19 @@ func TestCheckNullsLeavesNonObjectsToTheDecoder(t *testing.T) {
 		}
 	}
 }
+
+// A request built in Go marshals to a body the mock accepts: optional
+// members are left out rather than sent as null.
+func TestGoRequestsMarshalToAcceptedBodies(t *testing.T) {
+	st := NewStore()
+	for path, req := range map[string]any{
+		PathContext:  ContextRequest{Query: "caching", Format: FormatTxt},
+		PathSearch:   SearchRequest{Query: "caching", NumResults: ptr(3)},
+		PathContents: ContentsRequest{URLs: []string{"https://docs.acme.dev/quickstart"}},
+	} {
+		body, _ := json.Marshal(req)
+		if _, err := answer(st, path, string(body)); err != nil {
+			t.Errorf("%s %s: %v", path, body, err)
+		}
+	}
+}
