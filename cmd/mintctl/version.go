@@ -28,7 +28,7 @@ var (
 type buildVersion struct {
 	Version   string `json:"version"`
 	Commit    string `json:"commit"`   // "" when unknown
-	Date      string `json:"date"`     // the commit's time, or the release build's; "" when unknown
+	Date      string `json:"date"`     // the commit's time (a checkout, a release) or the build's (the action); "" when unknown
 	Modified  bool   `json:"modified"` // built from a checkout with uncommitted changes
 	GoVersion string `json:"goVersion"`
 	OS        string `json:"os"`
