@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,8 +28,7 @@ import (
 
 type actionMeta struct {
 	Inputs map[string]struct {
-		Required bool   `yaml:"required"`
-		Default  string `yaml:"default"`
+		Default string `yaml:"default"`
 	} `yaml:"inputs"`
 	Outputs map[string]struct {
 		Value string `yaml:"value"`
@@ -45,7 +44,6 @@ type actionStep struct {
 	Name  string            `yaml:"name"`
 	If    string            `yaml:"if"`
 	Uses  string            `yaml:"uses"`
-	With  map[string]string `yaml:"with"`
 	Shell string            `yaml:"shell"`
 	Run   string            `yaml:"run"`
 	Env   map[string]string `yaml:"env"`
@@ -142,7 +140,7 @@ func runAction(t *testing.T, inputs, jobEnv map[string]string) actionRun {
 	if err != nil {
 		t.Skip("no bash:", err)
 	}
-	mintctl, err := exec.LookPath("mintctl")
+	_, err = exec.LookPath("mintctl")
 	require.NoError(t, err, "TestMain puts this test binary on PATH as mintctl")
 	meta := readAction(t)
 	for name := range inputs {
@@ -170,12 +168,12 @@ func runAction(t *testing.T, inputs, jobEnv map[string]string) actionRun {
 		if !started || step.Run == "" {
 			continue
 		}
-		outFile := filepath.Join(tmp, "output-"+strings.Repeat("x", i)) // a fresh file per step, as the runner gives
+		outFile := filepath.Join(tmp, fmt.Sprintf("output-%d", i)) // a fresh file per step, as the runner gives
 		script := filepath.Join(tmp, "step.sh")
 		require.NoError(t, os.WriteFile(script, []byte(step.Run), 0o644))
 
 		env := []string{
-			"PATH=" + filepath.Dir(mintctl) + string(os.PathListSeparator) + os.Getenv("PATH"),
+			"PATH=" + os.Getenv("PATH"), // mintctl in it, where TestMain put it
 			"HOME=" + tmp,
 			"GITHUB_ACTIONS=true",
 			"CI=true",
@@ -234,30 +232,18 @@ func runAction(t *testing.T, inputs, jobEnv map[string]string) actionRun {
 	return run
 }
 
-// readStepOutputs reads a GITHUB_OUTPUT file as the runner does: NAME=VALUE
-// lines, and NAME<<DELIMITER blocks for values with line breaks.
+// readStepOutputs reads a step's GITHUB_OUTPUT file as the runner does:
+// where a name was written twice, the last value wins.
 func readStepOutputs(t *testing.T, path string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+	if os.IsNotExist(err) || len(data) == 0 {
 		return out
 	}
 	require.NoError(t, err)
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := sc.Text()
-		if name, delim, ok := strings.Cut(line, "<<"); ok && !strings.Contains(name, "=") {
-			var value []string
-			for sc.Scan() && sc.Text() != delim {
-				value = append(value, sc.Text())
-			}
-			out[name] = strings.Join(value, "\n")
-			continue
-		}
-		name, value, ok := strings.Cut(line, "=")
-		require.True(t, ok, "%s: a line the runner cannot read: %q", path, line)
-		out[name] = value
+	for name, values := range parseGitHubOutput(t, string(data)) {
+		out[name] = values[len(values)-1]
 	}
 	return out
 }
