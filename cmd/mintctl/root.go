@@ -134,7 +134,6 @@ Exit codes:
   mintctl mock -seed 10000   # a local server to try it on`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       mintlify.Version,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			a.started = true
 			return nil
@@ -146,6 +145,7 @@ Exit codes:
 	})
 	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.deployCommand(), a.previewCommand(),
 		a.automationCommand(), a.staticExportCommand(), a.mockCommand())
+	a.addVersion(root)
 	// cobra's own help and completion commands answer an unknown topic or
 	// shell with text and exit 0: a script would not notice the typo.
 	root.SetHelpCommand(&cobra.Command{
