@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // call carries one authorised API request to its endpoint.
@@ -97,7 +99,7 @@ func (s *Server) record(e *JournalEntry, started time.Time) {
 	e.Duration = time.Since(started)
 	// Clipped first, so a hostile megabyte is not scanned; then no key
 	// the client put in the method, path, query or header is kept.
-	e.Method, e.Path, e.Query, e.Auth = scrubKeys(clip(e.Method)), scrubKeys(clip(e.Path)), scrubKeys(clip(e.Query)), scrubKeys(clip(e.Auth))
+	e.Method, e.Path, e.Query, e.Auth = redact.AnyKey(clip(e.Method)), redact.AnyKey(clip(e.Path)), redact.AnyKey(clip(e.Query)), redact.AnyKey(clip(e.Auth))
 	s.journal.add(*e)
 	if s.cfg.logger != nil {
 		s.logRequest(e)

@@ -3,7 +3,9 @@ package mockserver
 import (
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
 )
 
@@ -63,7 +65,7 @@ func appendError(b []byte, message string, details []string) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"message":`...)
-			b = appendJSONString(b, clipTo(scrubKeys(d), maxDetail))
+			b = appendJSONString(b, clipTo(redact.AnyKey(d), maxDetail))
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -76,3 +78,31 @@ func appendError(b []byte, message string, details []string) []byte {
 func appendJSONString(b []byte, s string) []byte { return analytics.AppendString(b, s) }
 
 func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+
+// A hostile or careless client puts its key where no key belongs: in the
+// query string, in the path, as the method, as the scheme of its
+// Authorization header. The journal, the logs and the error details repeat
+// what the client sent, so all of them pass through redact.AnyKey first;
+// and they repeat at most maxEcho bytes of any one value, so a megabyte
+// path is not sent back as a megabyte of error.
+
+// maxEcho bounds how much of a client's own value an error detail repeats.
+const maxEcho = 128
+
+// maxDetail bounds one error detail, whatever it holds.
+const maxDetail = 1024
+
+// clipDetail shortens a client's value for an error detail, cutting on a
+// rune boundary and saying how much was left out.
+func clipDetail(s string) string { return clipTo(s, maxEcho) }
+
+func clipTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "...(" + itoa64(int64(len(s)-cut)) + " more bytes)"
+}
