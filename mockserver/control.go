@@ -179,58 +179,6 @@ func (s *Server) ctlClearJournal(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) ctlJobs(w http.ResponseWriter, r *http.Request) {
-	jobs := s.Jobs()
-	if p := r.URL.Query().Get("project"); p != "" {
-		kept := jobs[:0]
-		for _, j := range jobs {
-			if j.ProjectID == p {
-				kept = append(kept, j)
-			}
-		}
-		jobs = kept
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"jobs": jobs})
-}
-
-func (s *Server) ctlJob(w http.ResponseWriter, r *http.Request) {
-	j, ok := s.Job(r.PathValue("id"))
-	if !ok {
-		writeProblem(w, http.StatusNotFound, "no job "+clipDetail(r.PathValue("id")))
-		return
-	}
-	writeJSON(w, http.StatusOK, j)
-}
-
-// ctlJobUpdate answers a job mutation with the job as it now stands.
-func (s *Server) ctlJobUpdate(w http.ResponseWriter, r *http.Request, err error) {
-	switch {
-	case errors.Is(err, ErrJobNotFound):
-		writeProblem(w, http.StatusNotFound, err.Error())
-	case err != nil:
-		writeProblem(w, http.StatusBadRequest, err.Error())
-	default:
-		s.ctlJob(w, r)
-	}
-}
-
-func (s *Server) ctlSetOutcome(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Outcome Outcome `json:"outcome"`
-	}
-	if decodeControl(w, r, &body) {
-		s.ctlJobUpdate(w, r, s.SetOutcome(r.PathValue("id"), body.Outcome))
-	}
-}
-
-func (s *Server) ctlFinish(w http.ResponseWriter, r *http.Request) {
-	s.ctlJobUpdate(w, r, s.FinishJob(r.PathValue("id")))
-}
-
-func (s *Server) ctlArchive(w http.ResponseWriter, r *http.Request) {
-	s.ctlJobUpdate(w, r, s.ArchiveJob(r.PathValue("id")))
-}
-
 func (s *Server) ctlGetOutcome(w http.ResponseWriter, _ *http.Request) {
 	var o Outcome
 	if p := s.defaultOutcome.Load(); p != nil {
@@ -342,4 +290,30 @@ func (s *Server) ctlClearFaults(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) ctlReset(w http.ResponseWriter, _ *http.Request) {
 	s.Reset()
 	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) ctlNewKey(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Scopes    []Scope  `json:"scopes"`
+		ExpiresAt string   `json:"expiresAt"`
+		AllowIPs  []string `json:"allowIPs"`
+	}
+	if !decodeControl(w, r, &body) {
+		return
+	}
+	spec := KeySpec{Scopes: body.Scopes, AllowIPs: body.AllowIPs}
+	if body.ExpiresAt != "" {
+		t, err := time.Parse(time.RFC3339, body.ExpiresAt)
+		if err != nil {
+			writeProblem(w, http.StatusBadRequest, "expiresAt: want an RFC 3339 time such as 2026-01-02T15:04:05Z")
+			return
+		}
+		spec.ExpiresAt = t
+	}
+	key, err := s.NewKey(spec)
+	if err != nil {
+		writeProblem(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"key": key})
 }

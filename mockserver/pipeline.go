@@ -171,3 +171,59 @@ func sleep(req, server context.Context, d time.Duration) bool {
 		return false
 	}
 }
+
+// maxBodyBytes is the largest request body accepted; larger ones are
+// refused without being read whole.
+const maxBodyBytes = 1 << 20
+
+// readAll is io.ReadAll into a reusable buffer.
+func readAll(r io.Reader, b []byte) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+func invalidBody(detail string) reply {
+	return errorReply(http.StatusBadRequest, "Invalid request body", detail)
+}
+
+func tooLarge() reply {
+	return errorReply(http.StatusRequestEntityTooLarge, "Request body too large",
+		"the limit is "+strconv.Itoa(maxBodyBytes)+" bytes")
+}
+
+// readBody reads a JSON object body into v, bounded like every API body.
+func readBody(c *call, v any) (reply, bool) {
+	if c.r.ContentLength > maxBodyBytes {
+		return tooLarge(), false
+	}
+	buf := getBuf()
+	defer putBuf(buf)
+	body, err := readAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
+	*buf = body
+	if err != nil {
+		if _, ok := err.(*http.MaxBytesError); ok {
+			return tooLarge(), false
+		}
+		return invalidBody("the request body could not be read: " + err.Error()), false
+	}
+	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
+		return invalidBody("the request body must be a JSON object"), false
+	}
+	// Keys as the schema spells them; others are ignored, as the service
+	// ignores them.
+	if err := decodeExact(body, v, false); err != nil {
+		return invalidBody(err.Error()), false
+	}
+	return reply{}, true
+}

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -105,4 +106,16 @@ func clipTo(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + "...(" + itoa64(int64(len(s)-cut)) + " more bytes)"
+}
+
+func jsonReply(status int, body []byte) reply { return reply{status: status, body: body} }
+
+// mustJSON encodes values that cannot fail to encode (maps of strings,
+// plain structs).
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

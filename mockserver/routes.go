@@ -183,3 +183,9 @@ func segmentMatches(got, want string) bool {
 	}
 	return got == want
 }
+
+// takesOutcome lists the routes that read OutcomeHeader besides the job
+// routes.
+func takesOutcome(route string) bool {
+	return route == RouteTriggerDeployment || route == RouteTriggerPreview || route == RouteStartStaticExport
+}

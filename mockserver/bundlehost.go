@@ -26,10 +26,6 @@ type storageHost struct {
 	done chan struct{}
 }
 
-// WithStorageListener serves the storage host on l instead of a fresh
-// 127.0.0.1 port opened on first use. The server closes l on Close.
-func WithStorageListener(l net.Listener) Option { return func(c *config) { c.ci.storageListener = l } }
-
 // StorageURL is the base URL of the storage host that serves bundles,
 // starting it if it is not running yet.
 func (s *Server) StorageURL() (string, error) {

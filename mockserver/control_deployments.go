@@ -1,0 +1,67 @@
+package mockserver
+
+import "net/http"
+
+func (s *Server) ctlAutomations(w http.ResponseWriter, r *http.Request) {
+	out := []Automation{}
+	for _, a := range s.Automations() {
+		if p := r.URL.Query().Get("project"); p == "" || p == a.Project {
+			out = append(out, a)
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) ctlAddAutomation(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Project string            `json:"project"`
+		Trigger AutomationTrigger `json:"trigger"`
+		Active  *bool             `json:"active"`
+	}
+	if !decodeControl(w, r, &body) {
+		return
+	}
+	if body.Project == "" {
+		body.Project = s.projectID
+	}
+	active := body.Active == nil || *body.Active
+	a, err := s.AddAutomation(body.Project, body.Trigger, active)
+	if err != nil {
+		status := http.StatusBadRequest
+		if s.projects[body.Project] == nil {
+			status = http.StatusNotFound
+		}
+		writeProblem(w, status, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, a)
+}
+
+func (s *Server) ctlDeployments(w http.ResponseWriter, r *http.Request) {
+	out := []DeploymentRecord{}
+	for _, d := range s.Deployments() {
+		if p := r.URL.Query().Get("project"); p == "" || p == d.ProjectID {
+			out = append(out, d)
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) ctlProjectOutcome(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Outcome Outcome `json:"outcome"`
+	}
+	if !decodeControl(w, r, &body) {
+		return
+	}
+	id := r.PathValue("id")
+	if s.projects[id] == nil {
+		writeProblem(w, http.StatusNotFound, "no project "+clipDetail(id))
+		return
+	}
+	if err := s.SetProjectOutcome(id, body.Outcome); err != nil {
+		writeProblem(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]Outcome{"outcome": body.Outcome})
+}
