@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
 // maxControlBody bounds control-API uploads (events, mostly): what one
@@ -152,8 +154,8 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeProblem(w, http.StatusBadRequest, "the request body must be a JSON object")
 		return false
 	}
-	if err := decodeExact(body, v, true); err != nil {
-		writeProblem(w, http.StatusBadRequest, err.Error())
+	if err := reqbody.Decode(body, v, true); err != nil {
+		writeProblem(w, http.StatusBadRequest, bodyProblem(err))
 		return false
 	}
 	return true

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
 // Outcome is how a run of a job ends once its duration has passed.
@@ -468,7 +470,7 @@ func readPrompt(c *call) (string, reply, bool) {
 	}
 	buf := getBuf()
 	defer putBuf(buf)
-	body, err := readAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
+	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
 	*buf = body
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -486,8 +488,8 @@ func readPrompt(c *call) (string, reply, bool) {
 		return "", invalidBody("the request body is not valid UTF-8"), false
 	}
 	// A repeated key loses one of its values whatever the parser keeps.
-	if err := checkKeys(json.NewDecoder(bytes.NewReader(body)), nil, "", false, 0); err != nil && !isSyntaxError(err) {
-		return "", invalidBody(err.Error()), false
+	if err := reqbody.CheckKeys(json.NewDecoder(bytes.NewReader(body)), nil, "", false, 0); err != nil && !reqbody.IsSyntaxError(err) {
+		return "", invalidBody(bodyProblem(err)), false
 	}
 	var payload map[string]json.RawMessage
 	if err := json.Unmarshal(body, &payload); err != nil {

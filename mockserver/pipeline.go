@@ -3,12 +3,14 @@ package mockserver
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
+	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
 // call carries one authorised API request to its endpoint.
@@ -176,21 +178,14 @@ func sleep(req, server context.Context, d time.Duration) bool {
 // refused without being read whole.
 const maxBodyBytes = 1 << 20
 
-// readAll is io.ReadAll into a reusable buffer.
-func readAll(r io.Reader, b []byte) ([]byte, error) {
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
+// bodyProblem is the detail for a body reqbody refused: a key the client
+// sent is echoed only in part.
+func bodyProblem(err error) string {
+	var ke *reqbody.KeyError
+	if errors.As(err, &ke) {
+		return ke.Path + clipDetail(ke.Key) + ": " + ke.Problem
 	}
+	return err.Error()
 }
 
 func invalidBody(detail string) reply {
@@ -209,7 +204,7 @@ func readBody(c *call, v any) (reply, bool) {
 	}
 	buf := getBuf()
 	defer putBuf(buf)
-	body, err := readAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
+	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
 	*buf = body
 	if err != nil {
 		if _, ok := err.(*http.MaxBytesError); ok {
@@ -222,8 +217,8 @@ func readBody(c *call, v any) (reply, bool) {
 	}
 	// Keys as the schema spells them; others are ignored, as the service
 	// ignores them.
-	if err := decodeExact(body, v, false); err != nil {
-		return invalidBody(err.Error()), false
+	if err := reqbody.Decode(body, v, false); err != nil {
+		return invalidBody(bodyProblem(err)), false
 	}
 	return reply{}, true
 }

@@ -1,4 +1,8 @@
-package mockserver
+// Package reqbody reads the JSON bodies of the mock's API and control
+// routes with the key names exactly as the vendor's schema spells them,
+// which encoding/json alone does not do. It knows nothing of HTTP: the
+// handlers hand it the bytes and turn its errors into 400s.
+package reqbody
 
 import (
 	"bytes"
@@ -23,19 +27,19 @@ var (
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-// decodeExact decodes data into v after checking that every object key
+// Decode decodes data into v after checking that every object key
 // names a field of v's type exactly (at any depth). A key that differs
 // only in case is refused with the right spelling; with strict, any other
 // unknown key is refused too.
-func decodeExact(data []byte, v any, strict bool) error {
+func Decode(data []byte, v any, strict bool) error {
 	if !utf8.Valid(data) {
 		// encoding/json would turn the bad bytes into U+FFFD and store a
 		// branch or prompt the client never sent.
 		return errors.New("the request body is not valid UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := checkKeys(dec, reflect.TypeOf(v), "", strict, 0); err != nil {
-		if isSyntaxError(err) {
+	if err := CheckKeys(dec, reflect.TypeOf(v), "", strict, 0); err != nil {
+		if IsSyntaxError(err) {
 			return fmt.Errorf("the request body is not valid JSON: %w", err)
 		}
 		return err
@@ -50,9 +54,9 @@ func decodeExact(data []byte, v any, strict bool) error {
 	return nil
 }
 
-// isSyntaxError reports whether checkKeys failed on malformed JSON rather
+// IsSyntaxError reports whether CheckKeys failed on malformed JSON rather
 // than on a key or the nesting.
-func isSyntaxError(err error) bool {
+func IsSyntaxError(err error) bool {
 	var syntax *json.SyntaxError
 	return errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
@@ -77,10 +81,10 @@ func jsonTypeName(t reflect.Type) string {
 // limit, and a body of a million '[' must not recurse a million deep.
 const maxJSONDepth = 64
 
-// checkKeys reads one JSON value from dec, checking the keys of every
+// CheckKeys reads one JSON value from dec, checking the keys of every
 // object in it against t (nil: anything goes). It streams tokens, so a
 // large body is never held twice as a tree.
-func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, depth int) error {
+func CheckKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, depth int) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -122,7 +126,7 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 			// parser may keep the first. Either way one of the values the
 			// client sent is silently lost, so a repeat is refused.
 			if !seen.add(key) {
-				return fmt.Errorf("%s%s: given more than once", path, clipDetail(key))
+				return &KeyError{Path: path, Key: key, Problem: "given more than once"}
 			}
 			next := elem
 			if fields != nil {
@@ -134,7 +138,7 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 				}
 				next = ft
 			}
-			if err := checkKeys(dec, next, path+key+".", strict, depth+1); err != nil {
+			if err := CheckKeys(dec, next, path+key+".", strict, depth+1); err != nil {
 				return err
 			}
 		}
@@ -144,7 +148,7 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 			elem = t.Elem()
 		}
 		for dec.More() {
-			if err := checkKeys(dec, elem, path, strict, depth+1); err != nil {
+			if err := CheckKeys(dec, elem, path, strict, depth+1); err != nil {
 				return err
 			}
 		}
@@ -152,6 +156,16 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 	_, err = dec.Token() // the closing delimiter
 	return err
 }
+
+// KeyError is a key the body may not hold. Key is the client's own text,
+// which an answer should echo only in part (a key can be a megabyte).
+type KeyError struct {
+	Path    string // the enclosing keys, each followed by "."
+	Key     string
+	Problem string
+}
+
+func (e *KeyError) Error() string { return e.Path + e.Key + ": " + e.Problem }
 
 // keySet remembers the keys of one object. Objects have a few keys and a
 // control upload has hundreds of thousands of objects, so the first keys
@@ -187,11 +201,11 @@ func (k *keySet) add(key string) bool {
 func unknownField(path, key string, fields map[string]reflect.Type, strict bool) error {
 	for name := range fields {
 		if strings.EqualFold(name, key) {
-			return fmt.Errorf("%s%s: unknown field; field names are case-sensitive: send %q", path, key, name)
+			return &KeyError{Path: path, Key: key, Problem: fmt.Sprintf("unknown field; field names are case-sensitive: send %q", name)}
 		}
 	}
 	if strict {
-		return fmt.Errorf("%s%s: unknown field", path, clipDetail(key))
+		return &KeyError{Path: path, Key: key, Problem: "unknown field"}
 	}
 	return nil
 }
@@ -220,4 +234,21 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		fields[name] = f.Type
 	}
 	return fields
+}
+
+// ReadAll is io.ReadAll into a reusable buffer.
+func ReadAll(r io.Reader, b []byte) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
