@@ -78,28 +78,6 @@ func unauthorized(detail string) reply {
 	return errorReply(http.StatusUnauthorized, "Unauthorized", detail)
 }
 
-// redactAuth describes an Authorization header for the journal and logs
-// without the secret: the scheme and, for admin keys, the public prefix.
-func redactAuth(values []string) string {
-	if len(values) == 0 {
-		return ""
-	}
-	scheme, token, found := strings.Cut(values[0], " ")
-	if !found {
-		return "***"
-	}
-	if strings.EqualFold(scheme, "Bearer") {
-		if strings.HasPrefix(strings.TrimSpace(token), keyPrefix) {
-			return "Bearer " + keyPrefix + "***"
-		}
-		return "Bearer ***"
-	}
-	if len(scheme) > 20 {
-		scheme = scheme[:20]
-	}
-	return scheme + " ***"
-}
-
 // redactKey is redactAuth for a bare key, used in configuration errors.
 func redactKey(key string) string {
 	if strings.HasPrefix(key, keyPrefix) {

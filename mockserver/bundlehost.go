@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
@@ -107,19 +108,19 @@ func (w *statusRecorder) Write(b []byte) (int, error) {
 // count downloads and resumes and see that no key reached the storage host
 // (Auth is redacted as everywhere). The link's signature is left out of the
 // recorded query: the journal is meant to be printed.
-func (s *Server) storageEntry(r *http.Request) JournalEntry {
+func (s *Server) storageEntry(r *http.Request) journal.Entry {
 	q := r.URL.Query()
 	if q.Has("signature") {
 		q.Set("signature", "***")
 	}
-	return JournalEntry{
+	return journal.Entry{
 		Time:      s.Now(),
 		Method:    r.Method,
 		Path:      r.URL.Path,
 		Query:     q.Encode(),
 		Route:     RouteBundleDownload,
 		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
-		Auth:      redactAuth(r.Header["Authorization"]),
+		Auth:      journal.Auth(r.Header["Authorization"]),
 	}
 }
 

@@ -106,7 +106,7 @@ func (s *Server) Reset() {
 	for _, p := range s.projects {
 		p.events.Reset()
 	}
-	s.journal.clear()
+	s.journal.Clear()
 	s.limiter.reset()
 	s.faults.reset()
 	s.defaultOutcome.Store(nil)

@@ -5,11 +5,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
 
-	"github.com/docsagent/mintlify-go/internal/redact"
+	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
@@ -28,13 +29,13 @@ type call struct {
 // the journal trustworthy: an entry says exactly what the client was sent.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	started := time.Now()
-	e := JournalEntry{
+	e := journal.Entry{
 		Method:    r.Method,
 		Path:      r.URL.Path,
 		Query:     r.URL.RawQuery,
 		Route:     rt.name,
 		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
-		Auth:      redactAuth(r.Header["Authorization"]),
+		Auth:      journal.Auth(r.Header["Authorization"]),
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
 
@@ -97,12 +98,9 @@ func (s *Server) notFound(r *http.Request) reply {
 		"closest route: "+hint.pattern)
 }
 
-func (s *Server) record(e *JournalEntry, started time.Time) {
+func (s *Server) record(e *journal.Entry, started time.Time) {
 	e.Duration = time.Since(started)
-	// Clipped first, so a hostile megabyte is not scanned; then no key
-	// the client put in the method, path, query or header is kept.
-	e.Method, e.Path, e.Query, e.Auth = redact.AnyKey(clip(e.Method)), redact.AnyKey(clip(e.Path)), redact.AnyKey(clip(e.Query)), redact.AnyKey(clip(e.Auth))
-	s.journal.add(*e)
+	s.journal.Add(e) // clips, and redacts every key the client put anywhere
 	if s.cfg.logger != nil {
 		s.logRequest(e)
 	}
@@ -221,4 +219,53 @@ func readBody(c *call, v any) (reply, bool) {
 		return invalidBody(bodyProblem(err)), false
 	}
 	return reply{}, true
+}
+
+// JournalEntry records one API request as the server saw and answered it.
+// It never holds the API key, so a journal can be printed in test output.
+// Control-API requests are not journaled, so counts reflect only what the
+// client under test did.
+//
+// Processed and EndpointStatus let a test prove whether the server acted:
+// Processed is false when a fault answered or dropped the request before the
+// endpoint ran (close, status without AfterProcessing, a client that left
+// during a latency delay, an invalid FaultHeader); EndpointStatus is what
+// the endpoint answered (201: the job was created), whatever the client got.
+// Status is the status sent to the client: for a status fault the injected
+// one, so under AfterProcessing it differs from EndpointStatus (504 and
+// 201); for reset, the endpoint's status that the reset kept from the
+// client; 0 when no response was produced.
+type JournalEntry = journal.Entry
+
+// Journal returns the recorded API requests, oldest first: at most the
+// journal size (see WithJournalSize) and 16 MB, with paths and queries cut
+// to 2 KB each. Use it to count calls and retries.
+func (s *Server) Journal() []JournalEntry { return s.journal.Snapshot() }
+
+// ClearJournal forgets the recorded requests, typically after test setup so
+// that later counts cover only the code under test.
+func (s *Server) ClearJournal() { s.journal.Clear() }
+
+func (s *Server) logRequest(e *journal.Entry) {
+	attrs := []slog.Attr{
+		slog.String("method", e.Method),
+		slog.String("path", journal.Clip(e.Path)),
+		slog.Int("status", e.Status),
+		slog.String("route", e.Route),
+		slog.String("request_id", e.RequestID),
+		slog.Duration("duration", e.Duration),
+	}
+	if e.Query != "" {
+		attrs = append(attrs, slog.String("query", journal.Clip(e.Query)))
+	}
+	if e.Auth != "" {
+		attrs = append(attrs, slog.String("auth", e.Auth))
+	}
+	if e.Fault != "" {
+		attrs = append(attrs, slog.String("fault", e.Fault), slog.Bool("processed", e.Processed))
+		if e.EndpointStatus != 0 && e.EndpointStatus != e.Status {
+			attrs = append(attrs, slog.Int("endpoint_status", e.EndpointStatus))
+		}
+	}
+	s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
+	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 )
 
 // Version identifies the mock's behaviour; it is sent in VersionHeader on
@@ -55,7 +56,7 @@ type Server struct {
 	signer         *analytics.Signer // seals analytics cursors; one key per server
 	jobs           *jobStore
 	limiter        *rateLimiter
-	journal        *journal
+	journal        *journal.Journal
 	faults         *faultSet
 	defaultOutcome atomic.Pointer[Outcome] // set over the control API; nil = ask the agent
 	requestSeq     atomic.Uint64
@@ -183,7 +184,11 @@ func build(cfg config) (*Server, error) {
 	s.faults = faults
 	s.jobs = newJobStore()
 	s.limiter = newRateLimiter()
-	s.journal = newJournal(cfg.journalSize)
+	journalSize := cfg.journalSize
+	if journalSize <= 0 {
+		journalSize = DefaultJournalSize
+	}
+	s.journal = journal.New(journalSize)
 	if err := s.seedEvents(); err != nil {
 		return nil, err
 	}
