@@ -107,7 +107,7 @@ func (s *Server) Reset() {
 		p.events.Reset()
 	}
 	s.journal.Clear()
-	s.limiter.reset()
+	s.limiter.Reset()
 	s.faults.reset()
 	s.defaultOutcome.Store(nil)
 	s.offset.Store(0)

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
 // FaultKind names a way the network or the service can misbehave.
@@ -398,7 +400,7 @@ func injectedStatus(f Fault) reply {
 	case f.RetryAfterZero:
 		rep.retryAfter = "0" // retry at once: lets a client test honour a 429 without waiting
 	case f.RetryAfter > 0 || f.Status == http.StatusTooManyRequests:
-		rep.retryAfter = strconv.Itoa(retryAfterSeconds(f.RetryAfter))
+		rep.retryAfter = strconv.Itoa(ratelimit.RetryAfterSeconds(f.RetryAfter))
 	}
 	return rep
 }

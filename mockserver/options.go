@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"net"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
 // Defaults follow the service where it documents a figure (the rate limits)
@@ -41,18 +43,13 @@ type projectSpec struct {
 	keys []string
 }
 
-type limit struct {
-	n   int // <= 0 disables the limit
-	per time.Duration
-}
-
 type config struct {
 	apiKey, projectID string
 	projects          []projectSpec
 	jobDuration       time.Duration
 	clock             Clock
-	jobLimit          limit
-	analyticsLimit    limit
+	jobLimit          ratelimit.Limit
+	analyticsLimit    ratelimit.Limit
 	agent             func(prompt string) Outcome
 	visits            []Visit
 	synthetic         int
@@ -73,8 +70,8 @@ func defaultConfig() config {
 	return config{
 		jobDuration:    DefaultJobDuration,
 		clock:          realClock{},
-		jobLimit:       limit{DefaultJobLimit, DefaultLimitWindow},
-		analyticsLimit: limit{DefaultAnalyticsLimit, DefaultLimitWindow},
+		jobLimit:       ratelimit.Limit{N: DefaultJobLimit, Per: DefaultLimitWindow},
+		analyticsLimit: ratelimit.Limit{N: DefaultAnalyticsLimit, Per: DefaultLimitWindow},
 		journalSize:    DefaultJournalSize,
 		faultSeed:      1,
 	}
@@ -106,20 +103,20 @@ func WithClock(clock Clock) Option { return func(c *config) { c.clock = clock } 
 // WithJobRateLimit sets how many job creations and follow-ups a project may
 // make per window (the service: 100 per hour). n <= 0 turns the limit off.
 func WithJobRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.jobLimit = limit{n, per} }
+	return func(c *config) { c.jobLimit = ratelimit.Limit{N: n, Per: per} }
 }
 
 // WithAnalyticsRateLimit sets how many analytics requests an organization
 // may make per window, all analytics routes and keys together (the service:
 // 100 per hour). n <= 0 turns the limit off.
 func WithAnalyticsRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.analyticsLimit = limit{n, per} }
+	return func(c *config) { c.analyticsLimit = ratelimit.Limit{N: n, Per: per} }
 }
 
 // WithoutRateLimits turns both rate limits off, for benchmarks and for tests
 // that are not about quotas.
 func WithoutRateLimits() Option {
-	return func(c *config) { c.jobLimit.n, c.analyticsLimit.n, c.ci.noLimits = 0, 0, true }
+	return func(c *config) { c.jobLimit.N, c.analyticsLimit.N, c.ci.noLimits = 0, 0, true }
 }
 
 // WithAgent decides the outcome of every run from its prompt (the create
@@ -180,7 +177,7 @@ const (
 type ciConfig struct {
 	noPreviews, noStaticExport bool
 	noLimits                   bool
-	deployLimit, previewLimit  *limit
+	deployLimit, previewLimit  *ratelimit.Limit
 	outcome                    Outcome // forced on every new run from the start
 	keys                       []keySpecFor
 	projects                   map[string]ProjectSettings
@@ -242,13 +239,13 @@ func WithOutcome(o Outcome) Option { return func(c *config) { c.ci.outcome = o }
 // organization may send per window (the service: 10 per 10 seconds).
 // n <= 0 turns the limit off.
 func WithDeployRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.ci.deployLimit = &limit{n, per} }
+	return func(c *config) { c.ci.deployLimit = &ratelimit.Limit{N: n, Per: per} }
 }
 
 // WithPreviewRateLimit sets how many previews an organization may trigger
 // per window (the service: 5 per minute). n <= 0 turns the limit off.
 func WithPreviewRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.ci.previewLimit = &limit{n, per} }
+	return func(c *config) { c.ci.previewLimit = &ratelimit.Limit{N: n, Per: per} }
 }
 
 // WithBundleSize pads every static-export bundle to n bytes (see
@@ -259,24 +256,24 @@ func WithBundleSize(n int64) Option { return func(c *config) { c.ci.bundleSize =
 // (default one hour).
 func WithBundleLinkTTL(d time.Duration) Option { return func(c *config) { c.ci.bundleTTL = d } }
 
-func (c *ciConfig) deployLim() limit {
+func (c *ciConfig) deployLim() ratelimit.Limit {
 	if c.noLimits {
-		return limit{}
+		return ratelimit.Limit{}
 	}
 	if c.deployLimit != nil {
 		return *c.deployLimit
 	}
-	return limit{DefaultDeployLimit, DefaultDeployWindow}
+	return ratelimit.Limit{N: DefaultDeployLimit, Per: DefaultDeployWindow}
 }
 
-func (c *ciConfig) previewLim() limit {
+func (c *ciConfig) previewLim() ratelimit.Limit {
 	if c.noLimits {
-		return limit{}
+		return ratelimit.Limit{}
 	}
 	if c.previewLimit != nil {
 		return *c.previewLimit
 	}
-	return limit{DefaultPreviewLimit, DefaultPreviewWindow}
+	return ratelimit.Limit{N: DefaultPreviewLimit, Per: DefaultPreviewWindow}
 }
 
 // WithStorageListener serves the storage host on l instead of a fresh

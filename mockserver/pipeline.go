@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
@@ -269,3 +271,40 @@ func (s *Server) logRequest(e *journal.Entry) {
 	}
 	s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
 }
+
+// admit applies the endpoint's limit. Job creations and follow-ups share a
+// per-project budget; analytics requests share one per organization, every
+// analytics route together. A request uses its slot once admitted, whatever
+// its answer turns out to be.
+func (s *Server) admit(kind ratelimit.Kind, c *call) (reply, bool) {
+	var lim ratelimit.Limit
+	var id, what string
+	switch kind {
+	case jobLimit:
+		lim, id, what = s.cfg.jobLimit, c.project.id, "job creations and follow-ups per project"
+	case analyticsLimit:
+		lim, id, what = s.cfg.analyticsLimit, s.organizationOf(c.key), "analytics requests per organization"
+	case deployLimit:
+		lim, id, what = s.cfg.ci.deployLim(), c.org.id, "deployment and automation triggers per organization"
+	case previewLimit:
+		lim, id, what = s.cfg.ci.previewLim(), c.org.id, "preview deployments per organization"
+	default:
+		return reply{}, true
+	}
+	if lim.N <= 0 || lim.Per <= 0 {
+		return reply{}, true
+	}
+	wait, ok := s.limiter.Take(kind, id, c.now, lim)
+	if ok {
+		return reply{}, true
+	}
+	secs := ratelimit.RetryAfterSeconds(wait)
+	rep := errorReply(http.StatusTooManyRequests, "Rate limit exceeded",
+		fmt.Sprintf("at most %d %s every %s; retry in %d seconds", lim.N, what, lim.Per, secs))
+	rep.retryAfter = strconv.Itoa(secs)
+	return rep, false
+}
+
+// organizationOf names the organization a key belongs to: the unit of the
+// analytics quota (see orgs.go for how keys form organizations).
+func (s *Server) organizationOf(key string) string { return s.orgOf(key) }

@@ -3,6 +3,8 @@ package mockserver
 import (
 	"net/http"
 	"strings"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
 // Route names identify the API's endpoints in the journal and in fault
@@ -33,10 +35,8 @@ const (
 	RouteStaticExportBundle = "static-export-bundle" // POST /v1/static-export/jobs/{jobId}/bundle
 )
 
-type limitKind int
-
 const (
-	noLimit limitKind = iota
+	noLimit ratelimit.Kind = iota
 	jobLimit
 	analyticsLimit
 	deployLimit  // deployment and automation triggers, per organization
@@ -47,7 +47,7 @@ type route struct {
 	name    string
 	method  string
 	path    string // ServeMux pattern path, also shown in not-found hints
-	limit   limitKind
+	limit   ratelimit.Kind
 	handle  func(s *Server, c *call) reply
 	segs    []string // path split on "/", for the closest-route hint
 	pattern string   // "METHOD path"

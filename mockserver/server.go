@@ -16,6 +16,7 @@ import (
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
 // Version identifies the mock's behaviour; it is sent in VersionHeader on
@@ -55,7 +56,7 @@ type Server struct {
 
 	signer         *analytics.Signer // seals analytics cursors; one key per server
 	jobs           *jobStore
-	limiter        *rateLimiter
+	limiter        *ratelimit.Limiter
 	journal        *journal.Journal
 	faults         *faultSet
 	defaultOutcome atomic.Pointer[Outcome] // set over the control API; nil = ask the agent
@@ -183,7 +184,7 @@ func build(cfg config) (*Server, error) {
 	}
 	s.faults = faults
 	s.jobs = newJobStore()
-	s.limiter = newRateLimiter()
+	s.limiter = ratelimit.New()
 	journalSize := cfg.journalSize
 	if journalSize <= 0 {
 		journalSize = DefaultJournalSize
