@@ -1,14 +1,59 @@
 package mockserver
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
+	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 )
 
 // keyPrefix marks the service's admin keys; any other key is refused before
 // it is even looked up.
-const keyPrefix = "mint_"
+const keyPrefix = access.KeyPrefix
+
+// Scope is what a key may do: ScopeRead allows GET and HEAD, ScopeWrite
+// every method (it implies ScopeRead).
+type Scope string
+
+// The scopes of the service's admin keys.
+const (
+	ScopeRead  Scope = access.ScopeRead
+	ScopeWrite Scope = access.ScopeWrite
+)
+
+// KeySpec restricts a key, as the service lets an organization do. The
+// zero KeySpec is an unrestricted key.
+type KeySpec struct {
+	Scopes    []Scope   // none: read and write
+	ExpiresAt time.Time // zero: never; from this instant on every request is 401
+	AllowIPs  []string  // addresses or CIDR prefixes; none: any address
+}
+
+func (ks KeySpec) access() access.Spec {
+	spec := access.Spec{ExpiresAt: ks.ExpiresAt, AllowIPs: ks.AllowIPs}
+	for _, sc := range ks.Scopes {
+		spec.Scopes = append(spec.Scopes, string(sc))
+	}
+	return spec
+}
+
+// NewKey makes a key of the primary organization with the restrictions of
+// spec, as POST /_mock/keys does.
+func (s *Server) NewKey(spec KeySpec) (string, error) {
+	key := keyPrefix + randomToken()
+	return key, s.orgs.Add(key, spec.access())
+}
+
+// ErrUnknownKey is returned by SetStaticExport for a key the server does not
+// know.
+var ErrUnknownKey = access.ErrUnknownKey
+
+// SetStaticExport turns static export on or off for the organization that
+// owns key.
+func (s *Server) SetStaticExport(key string, enabled bool) error {
+	return s.orgs.SetStaticExport(key, enabled)
+}
 
 // authorize checks the Bearer key and that it owns projectID. A key that
 // does not own the project gets the same 403 whether the project exists or
@@ -34,41 +79,22 @@ func (s *Server) authorize(r *http.Request, projectID string) (string, reply, bo
 	if !strings.HasPrefix(token, keyPrefix) {
 		return "", unauthorized("the API key is not an admin key (admin keys start with " + keyPrefix + ")"), false
 	}
-	k := s.lookupKey(token)
+	k := s.orgs.Lookup(token)
 	if k == nil {
 		return "", unauthorized("invalid API key"), false
 	}
-	if rep, ok := k.check(r, s.Now()); !ok {
-		return "", rep, false
+	switch denial, detail := k.Check(r.Method, r.RemoteAddr, s.Now()); denial {
+	case access.Expired:
+		return "", unauthorized(detail), false
+	case access.NotFromHere, access.NoScope:
+		return "", errorReply(http.StatusForbidden, "Forbidden", detail), false
 	}
 	// Routes without a project (deployment status, static export) act
 	// within the key's organization.
-	if projectID != "" && !k.org.owns(projectID) {
+	if projectID != "" && !k.Org.Owns(projectID) {
 		return "", errorReply(http.StatusForbidden, "Forbidden", "this API key has no access to the requested project"), false
 	}
 	return token, reply{}, true
-}
-
-// checkKeyForm refuses a configured key that is not keyPrefix and then
-// letters, digits, '_' or '-'. Such a key could not be told from the text
-// around it, so the journal and the logs could not be sure to redact all
-// of it ("mint_a b" would leave " b"); a client could not send it in a
-// header reliably either.
-func checkKeyForm(key string) error {
-	rest, ok := strings.CutPrefix(key, keyPrefix)
-	if !ok {
-		return fmt.Errorf("mockserver: API key %s does not start with %q, so the service would refuse it", redactKey(key), keyPrefix)
-	}
-	if rest == "" {
-		return fmt.Errorf("mockserver: API key %q has nothing after the prefix", key)
-	}
-	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return fmt.Errorf("mockserver: API key %s holds a character other than letters, digits, _ and -", redactKey(key))
-		}
-	}
-	return nil
 }
 
 // bearerChallenge is sent with every 401.
@@ -76,12 +102,4 @@ var bearerChallenge = []string{"Bearer"}
 
 func unauthorized(detail string) reply {
 	return errorReply(http.StatusUnauthorized, "Unauthorized", detail)
-}
-
-// redactKey is redactAuth for a bare key, used in configuration errors.
-func redactKey(key string) string {
-	if strings.HasPrefix(key, keyPrefix) {
-		return keyPrefix + "***"
-	}
-	return "***"
 }

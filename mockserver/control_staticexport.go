@@ -23,6 +23,6 @@ func (s *Server) ctlStaticExport(w http.ResponseWriter, r *http.Request) {
 	if body.BundleSize != nil {
 		s.SetBundleSize(*body.BundleSize)
 	}
-	_, enabled := s.features(s.orgs.primary)
+	_, enabled := s.orgs.Features(s.orgs.Primary())
 	writeJSON(w, http.StatusOK, map[string]any{"enabled": enabled, "bundleSize": s.ci.bundleSize.Load()})
 }

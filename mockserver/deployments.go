@@ -36,9 +36,6 @@ type ciProject struct {
 }
 
 func (s *Server) buildCI() error {
-	if err := s.buildOrgs(); err != nil {
-		return err
-	}
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
 	s.ci = &ciState{
@@ -222,7 +219,7 @@ func (s *Server) triggerPreview(c *call) reply {
 		return invalidBody("branch: must not contain control characters")
 	}
 	p := s.ci.projects[c.project.id]
-	if previews, _ := s.features(c.org); !previews || p.noPreviews {
+	if previews, _ := s.orgs.Features(c.org); !previews || p.noPreviews {
 		return errorReply(http.StatusForbidden, "Preview deployments are not available on your current plan")
 	}
 	d := s.ci.deploys.Start(&deploy.Deployment{
@@ -239,7 +236,7 @@ func (s *Server) triggerPreview(c *call) reply {
 // organization; any other ID is not found, whether or not it exists.
 func (s *Server) deploymentStatus(c *call) reply {
 	d := s.ci.deploys.Get(c.r.PathValue("statusId"))
-	if d == nil || !c.org.owns(d.ProjectID) {
+	if d == nil || !c.org.Owns(d.ProjectID) {
 		return errorReply(http.StatusNotFound, "Deployment not found")
 	}
 	return jsonReply(http.StatusOK, s.ci.deploys.JSON(d, c.now))

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
@@ -22,7 +23,7 @@ type call struct {
 	r       *http.Request
 	project *project
 	key     string
-	org     *organization // the key's
+	org     *access.Organization // the key's
 	now     time.Time
 }
 
@@ -86,7 +87,7 @@ func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now 
 		return rep
 	}
 	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], key: key, now: now}
-	c.org = s.lookupKey(key).org
+	c.org = s.orgs.Lookup(key).Org
 	if rep, ok := s.admit(rt.limit, c); !ok {
 		return rep
 	}
@@ -283,11 +284,11 @@ func (s *Server) admit(kind ratelimit.Kind, c *call) (reply, bool) {
 	case jobLimit:
 		lim, id, what = s.cfg.jobLimit, c.project.id, "job creations and follow-ups per project"
 	case analyticsLimit:
-		lim, id, what = s.cfg.analyticsLimit, s.organizationOf(c.key), "analytics requests per organization"
+		lim, id, what = s.cfg.analyticsLimit, s.orgs.OrgOf(c.key), "analytics requests per organization"
 	case deployLimit:
-		lim, id, what = s.cfg.ci.deployLim(), c.org.id, "deployment and automation triggers per organization"
+		lim, id, what = s.cfg.ci.deployLim(), c.org.ID, "deployment and automation triggers per organization"
 	case previewLimit:
-		lim, id, what = s.cfg.ci.previewLim(), c.org.id, "preview deployments per organization"
+		lim, id, what = s.cfg.ci.previewLim(), c.org.ID, "preview deployments per organization"
 	default:
 		return reply{}, true
 	}
@@ -304,7 +305,3 @@ func (s *Server) admit(kind ratelimit.Kind, c *call) (reply, bool) {
 	rep.retryAfter = strconv.Itoa(secs)
 	return rep, false
 }
-
-// organizationOf names the organization a key belongs to: the unit of the
-// analytics quota (see orgs.go for how keys form organizations).
-func (s *Server) organizationOf(key string) string { return s.orgOf(key) }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
@@ -50,9 +51,8 @@ type Server struct {
 	projectID string
 	url       string
 
-	keys     map[string]map[string]bool // key -> projects it may use; fixed after New
-	projects map[string]*project        // fixed after New
-	offset   atomic.Int64               // nanoseconds the control API moved the clock
+	projects map[string]*project // fixed after New
+	offset   atomic.Int64        // nanoseconds the control API moved the clock
 
 	signer         *analytics.Signer // seals analytics cursors; one key per server
 	jobs           *jobStore
@@ -61,8 +61,8 @@ type Server struct {
 	faults         *faultSet
 	defaultOutcome atomic.Pointer[Outcome] // set over the control API; nil = ask the agent
 	requestSeq     atomic.Uint64
-	orgs           *orgBook // organizations, their projects and keys: orgs.go
-	ci             *ciState // deployments, automations, static export: ci.go
+	orgs           *access.Book // organizations, their projects and keys
+	ci             *ciState     // deployments, automations, static export: ci.go
 
 	handler http.Handler
 	api     *http.ServeMux
@@ -199,16 +199,16 @@ func build(cfg config) (*Server, error) {
 }
 
 func (s *Server) buildAccess() error {
-	s.keys = map[string]map[string]bool{}
+	grants := map[string]map[string]bool{} // key -> projects it may use
 	s.projects = map[string]*project{}
 	grant := func(key, projectID string) error {
-		if err := checkKeyForm(key); err != nil {
+		if err := access.CheckForm(key); err != nil {
 			return err
 		}
-		if s.keys[key] == nil {
-			s.keys[key] = map[string]bool{}
+		if grants[key] == nil {
+			grants[key] = map[string]bool{}
 		}
-		s.keys[key][projectID] = true
+		grants[key][projectID] = true
 		return nil
 	}
 	addProject := func(id string, keys []string) error {
@@ -234,6 +234,12 @@ func (s *Server) buildAccess() error {
 			keys = []string{s.apiKey}
 		}
 		if err := addProject(p.id, keys); err != nil {
+			return err
+		}
+	}
+	s.orgs = access.Build(grants, s.apiKey, !s.cfg.ci.noPreviews, !s.cfg.ci.noStaticExport)
+	for _, spec := range s.cfg.ci.keys {
+		if err := s.orgs.Add(spec.key, spec.spec.access()); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
@@ -23,7 +24,7 @@ func (s *Server) startStaticExport(c *call) reply {
 	if rep, ok := readBody(c, &body); !ok {
 		return rep
 	}
-	if _, enabled := s.features(c.org); !enabled {
+	if _, enabled := s.orgs.Features(c.org); !enabled {
 		return errorReply(http.StatusForbidden, "Static export is not enabled for this organization",
 			"static export is an Enterprise feature; contact sales to enable it")
 	}
@@ -44,7 +45,7 @@ func (s *Server) startStaticExport(c *call) reply {
 		return errorReply(http.StatusBadRequest, "Invalid request body", details...)
 	}
 	j := &staticexport.Job{
-		ID: "se_" + randomHex()[:16], Org: c.org.id, Domain: *body.Domain, Pages: pages,
+		ID: "se_" + randomHex()[:16], Org: c.org.ID, Domain: *body.Domain, Pages: pages,
 		CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, s.projectAt(c.org, *body.Domain)),
 	}
 	if body.Version != nil {
@@ -55,7 +56,7 @@ func (s *Server) startStaticExport(c *call) reply {
 }
 
 func (s *Server) staticExportStatus(c *call) reply {
-	j := s.ci.exports.Get(c.org.id, c.r.PathValue("jobId"))
+	j := s.ci.exports.Get(c.org.ID, c.r.PathValue("jobId"))
 	if j == nil {
 		return exportNotFound()
 	}
@@ -65,7 +66,7 @@ func (s *Server) staticExportStatus(c *call) reply {
 // staticExportBundle mints a fresh presigned link to the bundle of a
 // completed export, on the storage host.
 func (s *Server) staticExportBundle(c *call) reply {
-	j := s.ci.exports.Get(c.org.id, c.r.PathValue("jobId"))
+	j := s.ci.exports.Get(c.org.ID, c.r.PathValue("jobId"))
 	if j == nil {
 		return exportNotFound()
 	}
@@ -94,9 +95,9 @@ func (s *Server) staticExportBundle(c *call) reply {
 // projectAt is the organization's project served at domain (its subdomain
 // under mintlify.app), whose outcome an export of it takes; nil for any
 // other domain, such as a custom one.
-func (s *Server) projectAt(o *organization, domain string) *ciProject {
+func (s *Server) projectAt(o *access.Organization, domain string) *ciProject {
 	for id, p := range s.ci.projects {
-		if o.owns(id) && strings.EqualFold(domain, p.subdomain+".mintlify.app") {
+		if o.Owns(id) && strings.EqualFold(domain, p.subdomain+".mintlify.app") {
 			return p
 		}
 	}
