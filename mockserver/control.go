@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
@@ -102,7 +103,7 @@ func (s *Server) controlRoutes() *http.ServeMux {
 // fault rules given as options, an empty journal, fresh rate-limit windows,
 // no forced outcome and no clock advance. Keys and projects stay.
 func (s *Server) Reset() {
-	s.jobs.reset()
+	s.jobs.Reset()
 	for _, p := range s.projects {
 		p.events.Reset()
 	}
@@ -199,7 +200,7 @@ func (s *Server) ctlPutOutcome(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case body.Outcome == "":
 		s.defaultOutcome.Store(nil)
-	case body.Outcome.valid():
+	case jobs.ValidOutcome(body.Outcome):
 		s.defaultOutcome.Store(&body.Outcome)
 	default:
 		writeProblem(w, http.StatusBadRequest, fmt.Sprintf("invalid outcome %q", body.Outcome))

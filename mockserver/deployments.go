@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/deploy"
+	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
@@ -51,10 +52,10 @@ func (s *Server) buildCI() error {
 			p.branch = "main"
 		}
 		if p.subdomain == "" {
-			p.subdomain = slug(strings.TrimPrefix(id, "proj_"), 40, "docs")
+			p.subdomain = jobs.Slug(strings.TrimPrefix(id, "proj_"), 40, "docs")
 		}
 		if ps.Outcome != "" {
-			if !ps.Outcome.valid() {
+			if !jobs.ValidOutcome(ps.Outcome) {
 				return fmt.Errorf("mockserver: project %s: invalid outcome %q", id, ps.Outcome)
 			}
 			o := ps.Outcome
@@ -67,7 +68,7 @@ func (s *Server) buildCI() error {
 			return fmt.Errorf("mockserver: WithProjectSettings: %w %q (add it with WithProject)", ErrUnknownProject, id)
 		}
 	}
-	if o := s.cfg.ci.outcome; o != "" && !o.valid() {
+	if o := s.cfg.ci.outcome; o != "" && !jobs.ValidOutcome(o) {
 		return fmt.Errorf("mockserver: WithOutcome: invalid outcome %q", o)
 	}
 	if n := s.cfg.ci.bundleSize; n > MaxBundleSize {
@@ -176,7 +177,7 @@ func (s *Server) SetProjectOutcome(projectID string, o Outcome) error {
 		p.outcome.Store(nil)
 		return nil
 	}
-	if !o.valid() {
+	if !jobs.ValidOutcome(o) {
 		return fmt.Errorf("mockserver: invalid outcome %q", o)
 	}
 	p.outcome.Store(&o)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
+	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
@@ -36,9 +37,9 @@ const (
 
 // Errors returned by the Server's Go methods.
 var (
-	ErrJobNotFound    = errors.New("mockserver: job not found")
+	ErrJobNotFound    = jobs.ErrNotFound
 	ErrUnknownProject = errors.New("mockserver: unknown project")
-	ErrJobArchived    = errors.New("mockserver: job is archived")
+	ErrJobArchived    = jobs.ErrArchived
 )
 
 // Server is a stateful, in-process implementation of the agent-jobs and
@@ -55,7 +56,7 @@ type Server struct {
 	offset   atomic.Int64        // nanoseconds the control API moved the clock
 
 	signer         *analytics.Signer // seals analytics cursors; one key per server
-	jobs           *jobStore
+	jobs           *jobs.Store
 	limiter        *ratelimit.Limiter
 	journal        *journal.Journal
 	faults         *faultSet
@@ -183,7 +184,7 @@ func build(cfg config) (*Server, error) {
 		return nil, err
 	}
 	s.faults = faults
-	s.jobs = newJobStore()
+	s.jobs = jobs.NewStore()
 	s.limiter = ratelimit.New()
 	journalSize := cfg.journalSize
 	if journalSize <= 0 {
@@ -216,7 +217,7 @@ func (s *Server) buildAccess() error {
 			return fmt.Errorf("mockserver: invalid project ID %q", id)
 		}
 		if _, dup := s.projects[id]; !dup {
-			s.projects[id] = &project{id: id, repo: repositoryURL(id), events: analytics.NewStore(id, s.signer)}
+			s.projects[id] = &project{id: id, repo: jobs.RepositoryURL(id), events: analytics.NewStore(id, s.signer)}
 		}
 		for _, k := range keys {
 			if err := grant(k, id); err != nil {
