@@ -30,14 +30,14 @@ type storageHost struct {
 // StorageURL is the base URL of the storage host that serves bundles,
 // starting it if it is not running yet.
 func (s *Server) StorageURL() (string, error) {
-	h := &s.ci.storage
+	h := &s.exports.host
 	h.once.Do(func() {
 		if !s.enter() {
 			h.err = errors.New("mockserver: closed")
 			return
 		}
 		defer s.inflight.Done()
-		ln := s.cfg.ci.storageListener
+		ln := s.cfg.storageListener
 		if ln == nil {
 			if ln, h.err = net.Listen("tcp", "127.0.0.1:0"); h.err != nil {
 				return
@@ -67,7 +67,7 @@ func (s *Server) StorageURL() (string, error) {
 // closeStorage stops the storage host, if it ever started, and closes a
 // listener handed over but never used.
 func (s *Server) closeStorage() {
-	h := &s.ci.storage
+	h := &s.exports.host
 	started := false
 	h.once.Do(func() { h.err = errors.New("mockserver: closed") }) // never start after Close
 	if h.srv != nil {
@@ -75,8 +75,8 @@ func (s *Server) closeStorage() {
 		_ = h.srv.Close()
 		<-h.done
 	}
-	if !started && s.cfg.ci.storageListener != nil {
-		_ = s.cfg.ci.storageListener.Close()
+	if !started && s.cfg.storageListener != nil {
+		_ = s.cfg.storageListener.Close()
 	}
 }
 
@@ -161,7 +161,7 @@ func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
 			"a presigned link carries its own signature: send no Authorization header with it"))
 		return
 	}
-	link, err := s.ci.signer.Verify(r.URL.Path, r.URL.Query(), s.Now())
+	link, err := s.exports.signer.Verify(r.URL.Path, r.URL.Query(), s.Now())
 	if err != nil {
 		writeReply(w, errorReply(http.StatusForbidden, "Access denied", err.Error()))
 		return
@@ -190,7 +190,7 @@ func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
 		}()
 	}
 	e.Processed = true
-	j := s.ci.exports.Lookup(link.JobID)
+	j := s.exports.jobs.Lookup(link.JobID)
 	if j == nil || j.At(s.Now()).Status != staticexport.Completed {
 		writeReply(w, errorReply(http.StatusNotFound, "No such object"))
 		return

@@ -99,22 +99,6 @@ func (s *Server) controlRoutes() *http.ServeMux {
 	return mux
 }
 
-// Reset returns the server to its initial state: no jobs, the visits and
-// fault rules given as options, an empty journal, fresh rate-limit windows,
-// no forced outcome and no clock advance. Keys and projects stay.
-func (s *Server) Reset() {
-	s.jobs.Reset()
-	for _, p := range s.projects {
-		p.events.Reset()
-	}
-	s.journal.Clear()
-	s.limiter.Reset()
-	s.faults.reset()
-	s.defaultOutcome.Store(nil)
-	s.offset.Store(0)
-	s.resetCI()
-}
-
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {

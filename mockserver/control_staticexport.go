@@ -24,5 +24,5 @@ func (s *Server) ctlStaticExport(w http.ResponseWriter, r *http.Request) {
 		s.SetBundleSize(*body.BundleSize)
 	}
 	_, enabled := s.orgs.Features(s.orgs.Primary())
-	writeJSON(w, http.StatusOK, map[string]any{"enabled": enabled, "bundleSize": s.ci.bundleSize.Load()})
+	writeJSON(w, http.StatusOK, map[string]any{"enabled": enabled, "bundleSize": s.exports.bundleSize.Load()})
 }

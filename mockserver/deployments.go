@@ -5,99 +5,27 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/deploy"
 	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
-	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
-// ciState is the server's side of deployments, previews, automations and
-// static export. The rules live in internal/deploy and
-// internal/staticexport; this holds them together with the per-project
-// settings and the storage host.
-type ciState struct {
-	deploys    *deploy.Store
-	exports    *staticexport.Store
-	signer     *staticexport.Signer
-	projects   map[string]*ciProject // fixed after New
-	bundleSize atomic.Int64
-	storage    storageHost
-}
-
-// ciProject is what a project has on the dashboard.
-type ciProject struct {
-	branch, subdomain string
-	noPreviews        bool
-	outcome           atomic.Pointer[Outcome] // nil: success
-}
-
-func (s *Server) buildCI() error {
-	secret := make([]byte, 32)
-	_, _ = rand.Read(secret)
-	s.ci = &ciState{
-		deploys:  deploy.NewStore(),
-		exports:  staticexport.NewStore(),
-		signer:   staticexport.NewSigner(secret),
-		projects: map[string]*ciProject{},
-	}
-	for id := range s.projects {
-		ps := s.cfg.ci.projects[id]
-		p := &ciProject{branch: ps.Branch, subdomain: ps.Subdomain, noPreviews: ps.NoPreviews}
-		if p.branch == "" {
-			p.branch = "main"
-		}
-		if p.subdomain == "" {
-			p.subdomain = jobs.Slug(strings.TrimPrefix(id, "proj_"), 40, "docs")
-		}
-		if ps.Outcome != "" {
-			if !jobs.ValidOutcome(ps.Outcome) {
-				return fmt.Errorf("mockserver: project %s: invalid outcome %q", id, ps.Outcome)
-			}
-			o := ps.Outcome
-			p.outcome.Store(&o)
-		}
-		s.ci.projects[id] = p
-	}
-	for id := range s.cfg.ci.projects {
-		if s.projects[id] == nil {
-			return fmt.Errorf("mockserver: WithProjectSettings: %w %q (add it with WithProject)", ErrUnknownProject, id)
-		}
-	}
-	if o := s.cfg.ci.outcome; o != "" && !jobs.ValidOutcome(o) {
-		return fmt.Errorf("mockserver: WithOutcome: invalid outcome %q", o)
-	}
-	if n := s.cfg.ci.bundleSize; n > MaxBundleSize {
-		return fmt.Errorf("mockserver: WithBundleSize(%d): want at most %d bytes (1 TiB)", n, int64(MaxBundleSize))
-	}
-	s.resetCI()
-	return nil
-}
-
-// resetCI returns deployments, automations, exports and the forced outcome
-// to their initial state (part of Reset).
-func (s *Server) resetCI() {
-	s.ci.deploys.Reset()
-	s.ci.exports.Reset()
-	s.ci.bundleSize.Store(s.cfg.ci.bundleSize)
-	if o := s.cfg.ci.outcome; o != "" {
-		s.defaultOutcome.Store(&o)
-	}
-	s.seedCI()
-}
-
-// seedCI gives every project, with or without -seed, the automations -seed
-// promises (an active custom-schedule one, an inactive one, a code-change
-// and a content-update one) and a short deployment history of three
-// GitHub-triggered runs, all with stable IDs: tests in any language can
-// name them without asking first.
-func (s *Server) seedCI() {
+// seedDeployments gives every project, with or without -seed, the
+// automations -seed promises (an active custom-schedule one, an inactive
+// one, a code-change and a content-update one) and a short deployment
+// history of three GitHub-triggered runs, all with stable IDs: tests in any
+// language can name them without asking first. Projects are seeded in the
+// order of their IDs, so the lists come out the same on every start.
+func (s *Server) seedDeployments() {
 	now := s.Now()
-	for id, p := range s.ci.projects {
+	for _, id := range slices.Sorted(maps.Keys(s.projects)) {
+		p := s.projects[id]
 		for _, a := range []struct {
 			name    string
 			trigger deploy.Trigger
@@ -108,10 +36,10 @@ func (s *Server) seedCI() {
 			{"on-push", deploy.CodeChange, true},
 			{"on-content", deploy.ContentUpdate, true},
 		} {
-			s.ci.deploys.AddAutomation(deploy.Automation{ID: stableHex(id, a.name), Project: id, Trigger: a.trigger, Active: a.active})
+			s.deploys.AddAutomation(deploy.Automation{ID: stableHex(id, a.name), Project: id, Trigger: a.trigger, Active: a.active})
 		}
 		for i := 3; i >= 1; i-- {
-			s.ci.deploys.Start(&deploy.Deployment{
+			s.deploys.Start(&deploy.Deployment{
 				ID: stableHex(id, fmt.Sprint("deployment", i)), ProjectID: id, Branch: p.branch, Subdomain: p.subdomain,
 				Source: "github", CreatedAt: now.Add(-time.Duration(i) * 24 * time.Hour), Duration: 2 * time.Minute,
 				Fails:  i == 2,
@@ -151,7 +79,7 @@ func isHexID(id string) bool {
 // runFails decides whether a new deployment, preview or export ends in
 // failure: the override header, then the outcome forced on every run (the
 // flag or the control API), then the project's own outcome.
-func (s *Server) runFails(forced Outcome, p *ciProject) bool {
+func (s *Server) runFails(forced Outcome, p *project) bool {
 	if forced != "" {
 		return forced == OutcomeFailed
 	}
@@ -169,7 +97,7 @@ func (s *Server) runFails(forced Outcome, p *ciProject) bool {
 // SetProjectOutcome sets how the project's new deployments, previews and
 // exports end ("" or a success outcome: success; OutcomeFailed: failure).
 func (s *Server) SetProjectOutcome(projectID string, o Outcome) error {
-	p := s.ci.projects[projectID]
+	p := s.projects[projectID]
 	if p == nil {
 		return fmt.Errorf("%w %q", ErrUnknownProject, projectID)
 	}
@@ -190,9 +118,9 @@ func (s *Server) triggerDeployment(c *call) reply {
 	if !ok {
 		return rep
 	}
-	p := s.ci.projects[c.project.id]
-	d := s.ci.deploys.Start(&deploy.Deployment{
-		ID: randomHex(), ProjectID: c.project.id, Branch: p.branch, Subdomain: p.subdomain,
+	p := c.project
+	d := s.deploys.Start(&deploy.Deployment{
+		ID: randomHex(), ProjectID: p.id, Branch: p.branch, Subdomain: p.subdomain,
 		Source: "api", CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, p),
 	})
 	return jsonReply(http.StatusAccepted, mustJSON(map[string]string{"statusId": d.ID}))
@@ -219,11 +147,11 @@ func (s *Server) triggerPreview(c *call) reply {
 		// status answer as it came.
 		return invalidBody("branch: must not contain control characters")
 	}
-	p := s.ci.projects[c.project.id]
+	p := c.project
 	if previews, _ := s.orgs.Features(c.org); !previews || p.noPreviews {
 		return errorReply(http.StatusForbidden, "Preview deployments are not available on your current plan")
 	}
-	d := s.ci.deploys.Start(&deploy.Deployment{
+	d := s.deploys.Start(&deploy.Deployment{
 		ID: randomHex(), ProjectID: c.project.id, Preview: true, Branch: *body.Branch, Subdomain: p.subdomain,
 		Source: "api", CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, p),
 		Author: &deploy.Author{Name: "Grace Hopper", AvatarURL: "https://avatars.githubusercontent.com/u/1002", GitHubUserID: 1002},
@@ -236,11 +164,11 @@ func (s *Server) triggerPreview(c *call) reply {
 // deploymentStatus answers for deployments and previews of the key's
 // organization; any other ID is not found, whether or not it exists.
 func (s *Server) deploymentStatus(c *call) reply {
-	d := s.ci.deploys.Get(c.r.PathValue("statusId"))
+	d := s.deploys.Get(c.r.PathValue("statusId"))
 	if d == nil || !c.org.Owns(d.ProjectID) {
 		return errorReply(http.StatusNotFound, "Deployment not found")
 	}
-	return jsonReply(http.StatusOK, s.ci.deploys.JSON(d, c.now))
+	return jsonReply(http.StatusOK, s.deploys.JSON(d, c.now))
 }
 
 // triggerAutomation records a run of a custom-schedule automation.
@@ -249,7 +177,7 @@ func (s *Server) triggerAutomation(c *call) reply {
 	if !isHexID(id) {
 		return errorReply(http.StatusBadRequest, "Invalid automation ID", "an automation ID is 24 hexadecimal digits")
 	}
-	run, refusal := s.ci.deploys.TriggerAutomation(c.project.id, id, randomHex(), randomHex())
+	run, refusal := s.deploys.TriggerAutomation(c.project.id, id, randomHex(), randomHex())
 	switch refusal {
 	case deploy.NotFound:
 		return errorReply(http.StatusNotFound, "Automation not found")
@@ -289,7 +217,7 @@ type Automation struct {
 // one, an inactive custom-schedule one, a code-change one and a
 // content-update one.
 func (s *Server) Automations() []Automation {
-	all := s.ci.deploys.Automations()
+	all := s.deploys.Automations()
 	out := make([]Automation, len(all))
 	for i, a := range all {
 		out[i] = Automation{ID: a.ID, Project: a.Project, Trigger: AutomationTrigger(a.Trigger), Active: a.Active, Runs: a.Runs}
@@ -307,7 +235,7 @@ func (s *Server) AddAutomation(projectID string, trigger AutomationTrigger, acti
 			TriggerCustomSchedule, TriggerCodeChange, TriggerContentUpdate)
 	}
 	a := deploy.Automation{ID: randomHex(), Project: projectID, Trigger: deploy.Trigger(trigger), Active: active}
-	s.ci.deploys.AddAutomation(a)
+	s.deploys.AddAutomation(a)
 	return Automation{ID: a.ID, Project: a.Project, Trigger: trigger, Active: active}, nil
 }
 
@@ -329,10 +257,10 @@ type DeploymentRecord struct {
 func (s *Server) Deployments() []DeploymentRecord {
 	now := s.Now()
 	var out []DeploymentRecord
-	for _, d := range s.ci.deploys.All() {
+	for _, d := range s.deploys.All() {
 		r := DeploymentRecord{ID: d.ID, ProjectID: d.ProjectID, Preview: d.Preview, Branch: d.Branch,
-			Status: string(s.ci.deploys.StatusAt(d, now)), CreatedAt: d.CreatedAt}
-		r.EndsAt, r.Fails = s.ci.deploys.Verdict(d)
+			Status: string(s.deploys.StatusAt(d, now)), CreatedAt: d.CreatedAt}
+		r.EndsAt, r.Fails = s.deploys.Verdict(d)
 		if d.Preview {
 			r.PreviewURL = deploy.PreviewURL(d.Subdomain, d.Branch)
 		}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
@@ -22,7 +23,6 @@ type call struct {
 	w       http.ResponseWriter
 	r       *http.Request
 	project *project
-	key     string
 	org     *access.Organization // the key's
 	now     time.Time
 }
@@ -86,12 +86,64 @@ func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now 
 	if !ok {
 		return rep
 	}
-	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], key: key, now: now}
-	c.org = s.orgs.Lookup(key).Org
+	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], org: key.Org, now: now}
 	if rep, ok := s.admit(rt.limit, c); !ok {
 		return rep
 	}
 	return rt.handle(s, c)
+}
+
+// keyPrefix marks the service's admin keys; any other key is refused before
+// it is even looked up.
+const keyPrefix = access.KeyPrefix
+
+// authorize checks the Bearer key and that it owns projectID. A key that
+// does not own the project gets the same 403 whether the project exists or
+// not, so the answer never reveals other customers' project IDs.
+func (s *Server) authorize(r *http.Request, projectID string) (*access.Key, reply, bool) {
+	values := r.Header["Authorization"]
+	if len(values) == 0 || values[0] == "" {
+		return nil, unauthorized("missing Authorization header; send \"Authorization: Bearer <admin key>\""), false
+	}
+	if len(values) > 1 {
+		// Which one counts is up to each server and proxy on the way: a
+		// request that two of them read differently must not pass.
+		return nil, errorReply(http.StatusBadRequest, "Invalid Authorization header", "send exactly one Authorization header"), false
+	}
+	scheme, token, _ := strings.Cut(values[0], " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return nil, unauthorized("the Authorization header must use the Bearer scheme"), false
+	}
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return nil, unauthorized("the Bearer token is empty"), false
+	}
+	if !strings.HasPrefix(token, keyPrefix) {
+		return nil, unauthorized("the API key is not an admin key (admin keys start with " + keyPrefix + ")"), false
+	}
+	k := s.orgs.Lookup(token)
+	if k == nil {
+		return nil, unauthorized("invalid API key"), false
+	}
+	switch denial, detail := k.Check(r.Method, r.RemoteAddr, s.Now()); denial {
+	case access.Expired:
+		return nil, unauthorized(detail), false
+	case access.NotFromHere, access.NoScope:
+		return nil, errorReply(http.StatusForbidden, "Forbidden", detail), false
+	}
+	// Routes without a project (deployment status, static export) act
+	// within the key's organization.
+	if projectID != "" && !k.Org.Owns(projectID) {
+		return nil, errorReply(http.StatusForbidden, "Forbidden", "this API key has no access to the requested project"), false
+	}
+	return k, reply{}, true
+}
+
+// bearerChallenge is sent with every 401.
+var bearerChallenge = []string{"Bearer"}
+
+func unauthorized(detail string) reply {
+	return errorReply(http.StatusUnauthorized, "Unauthorized", detail)
 }
 
 func (s *Server) notFound(r *http.Request) reply {
@@ -273,29 +325,19 @@ func (s *Server) logRequest(e *journal.Entry) {
 	s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
 }
 
-// admit applies the endpoint's limit. Job creations and follow-ups share a
-// per-project budget; analytics requests share one per organization, every
-// analytics route together. A request uses its slot once admitted, whatever
-// its answer turns out to be.
+// admit applies the endpoint's limit (see limits in routes.go). A request
+// uses its slot once admitted, whatever its answer turns out to be.
 func (s *Server) admit(kind ratelimit.Kind, c *call) (reply, bool) {
-	var lim ratelimit.Limit
-	var id, what string
-	switch kind {
-	case jobLimit:
-		lim, id, what = s.cfg.jobLimit, c.project.id, "job creations and follow-ups per project"
-	case analyticsLimit:
-		lim, id, what = s.cfg.analyticsLimit, s.orgs.OrgOf(c.key), "analytics requests per organization"
-	case deployLimit:
-		lim, id, what = s.cfg.ci.deployLim(), c.org.ID, "deployment and automation triggers per organization"
-	case previewLimit:
-		lim, id, what = s.cfg.ci.previewLim(), c.org.ID, "preview deployments per organization"
-	default:
+	if kind == noLimit {
 		return reply{}, true
 	}
+	k := &limits[kind]
+	lim := k.of(&s.cfg)
 	if lim.N <= 0 || lim.Per <= 0 {
 		return reply{}, true
 	}
-	wait, ok := s.limiter.Take(kind, id, c.now, lim)
+	what := k.what
+	wait, ok := s.limiter.Take(kind, k.bucket(c), c.now, lim)
 	if ok {
 		return reply{}, true
 	}

@@ -39,9 +39,37 @@ const (
 	noLimit ratelimit.Kind = iota
 	jobLimit
 	analyticsLimit
-	deployLimit  // deployment and automation triggers, per organization
-	previewLimit // preview triggers, per organization
+	deployLimit
+	previewLimit
 )
+
+// limits says, per limit kind, where its figure comes from, which bucket a
+// request counts in and how its 429 names it. Job creations and follow-ups
+// share a budget per project; analytics requests one per organization,
+// every analytics route together; deployments and previews one each per
+// organization.
+var limits = [...]struct {
+	of     func(*config) ratelimit.Limit
+	bucket func(*call) string
+	what   string
+}{
+	jobLimit:       {func(c *config) ratelimit.Limit { return c.jobLimit }, perProject, "job creations and follow-ups per project"},
+	analyticsLimit: {func(c *config) ratelimit.Limit { return c.analyticsLimit }, perOrg, "analytics requests per organization"},
+	deployLimit:    {func(c *config) ratelimit.Limit { return c.deployLimits(c.deployLimit) }, perOrg, "deployment and automation triggers per organization"},
+	previewLimit:   {func(c *config) ratelimit.Limit { return c.deployLimits(c.previewLimit) }, perOrg, "preview deployments per organization"},
+}
+
+func perProject(c *call) string { return c.project.id }
+func perOrg(c *call) string     { return c.org.ID }
+
+// deployLimits is lim, or none under WithoutRateLimits whatever the order
+// of the options.
+func (c *config) deployLimits(lim ratelimit.Limit) ratelimit.Limit {
+	if c.noDeployLimits {
+		return ratelimit.Limit{}
+	}
+	return lim
+}
 
 type route struct {
 	name    string

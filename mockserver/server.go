@@ -16,6 +16,7 @@ import (
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
+	"github.com/docsagent/mintlify-go/mockserver/internal/deploy"
 	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
@@ -42,10 +43,11 @@ var (
 	ErrJobArchived    = jobs.ErrArchived
 )
 
-// Server is a stateful, in-process implementation of the agent-jobs and
-// visitor-analytics API. It is safe for concurrent use; every piece of state
-// (clock, jobs, visits, journal) belongs to one Server, so parallel tests
-// never share anything.
+// Server is a stateful, in-process implementation of the Mintlify admin
+// API: agent jobs, the analytics export, deployments and previews, and
+// static export. It is safe for concurrent use; every piece of state (clock,
+// keys, jobs, events, deployments, exports, journal) belongs to one Server,
+// so parallel tests never share anything.
 type Server struct {
 	cfg       config
 	apiKey    string
@@ -55,15 +57,16 @@ type Server struct {
 	projects map[string]*project // fixed after New
 	offset   atomic.Int64        // nanoseconds the control API moved the clock
 
+	orgs           *access.Book      // organizations, their projects and keys
 	signer         *analytics.Signer // seals analytics cursors; one key per server
 	jobs           *jobs.Store
+	deploys        *deploy.Store // deployments, previews and what triggers them
+	exports        *exportState  // static export and its storage host
 	limiter        *ratelimit.Limiter
 	journal        *journal.Journal
 	faults         *faultSet
 	defaultOutcome atomic.Pointer[Outcome] // set over the control API; nil = ask the agent
 	requestSeq     atomic.Uint64
-	orgs           *access.Book // organizations, their projects and keys
-	ci             *ciState     // deployments, automations, static export: ci.go
 
 	handler http.Handler
 	api     *http.ServeMux
@@ -80,10 +83,16 @@ type Server struct {
 	closeOnce sync.Once
 }
 
+// project is what the server keeps of a project: its repository, its
+// analytics events and what it has on the service's dashboard.
 type project struct {
 	id     string
 	repo   string           // GitHub URL reported in every job's source
 	events *analytics.Store // visits, searches, feedback, threads
+
+	branch, subdomain string                  // the deployment branch; the docs' subdomain
+	noPreviews        bool                    // the plan lacks preview deployments
+	outcome           atomic.Pointer[Outcome] // how its deployments, previews and exports end; nil: success
 }
 
 // New starts a server on a random 127.0.0.1 port. It panics if the options
@@ -173,11 +182,14 @@ func build(cfg config) (*Server, error) {
 		s.projectID = "proj_" + randomToken()[:12]
 	}
 	s.signer = analytics.NewSigner()
-	if err := s.buildAccess(); err != nil {
+	if err := s.buildProjects(); err != nil {
 		return nil, err
 	}
-	if err := s.buildCI(); err != nil {
-		return nil, err
+	if o := cfg.outcome; o != "" && !jobs.ValidOutcome(o) {
+		return nil, fmt.Errorf("mockserver: WithOutcome: invalid outcome %q", o)
+	}
+	if n := cfg.bundleSize; n > MaxBundleSize {
+		return nil, fmt.Errorf("mockserver: WithBundleSize(%d): want at most %d bytes (1 TiB)", n, int64(MaxBundleSize))
 	}
 	faults, err := newFaultSet(cfg.faults, cfg.faultSeed)
 	if err != nil {
@@ -185,6 +197,9 @@ func build(cfg config) (*Server, error) {
 	}
 	s.faults = faults
 	s.jobs = jobs.NewStore()
+	s.deploys = deploy.NewStore()
+	s.exports = newExportState()
+	s.resetRuns()
 	s.limiter = ratelimit.New()
 	journalSize := cfg.journalSize
 	if journalSize <= 0 {
@@ -199,7 +214,9 @@ func build(cfg config) (*Server, error) {
 	return s, nil
 }
 
-func (s *Server) buildAccess() error {
+// buildProjects makes the projects, the organizations their keys form and
+// the keys' restrictions, and applies each project's dashboard settings.
+func (s *Server) buildProjects() error {
 	grants := map[string]map[string]bool{} // key -> projects it may use
 	s.projects = map[string]*project{}
 	grant := func(key, projectID string) error {
@@ -238,13 +255,42 @@ func (s *Server) buildAccess() error {
 			return err
 		}
 	}
-	s.orgs = access.Build(grants, s.apiKey, !s.cfg.ci.noPreviews, !s.cfg.ci.noStaticExport)
-	for _, spec := range s.cfg.ci.keys {
+	s.orgs = access.Build(grants, s.apiKey, !s.cfg.noPreviews, !s.cfg.noStaticExport)
+	for _, spec := range s.cfg.keys {
 		if err := s.orgs.Add(spec.key, spec.spec.access()); err != nil {
 			return err
 		}
 	}
+	for id, p := range s.projects {
+		ps := s.cfg.settings[id]
+		p.branch, p.subdomain, p.noPreviews = ps.Branch, ps.Subdomain, ps.NoPreviews
+		if p.branch == "" {
+			p.branch = "main"
+		}
+		if p.subdomain == "" {
+			p.subdomain = jobs.Slug(strings.TrimPrefix(id, "proj_"), 40, "docs")
+		}
+		if ps.Outcome != "" {
+			if !jobs.ValidOutcome(ps.Outcome) {
+				return fmt.Errorf("mockserver: project %s: invalid outcome %q", id, ps.Outcome)
+			}
+			o := ps.Outcome
+			p.outcome.Store(&o)
+		}
+	}
+	for id := range s.cfg.settings {
+		if s.projects[id] == nil {
+			return fmt.Errorf("mockserver: WithProjectSettings: %w %q (add it with WithProject)", ErrUnknownProject, id)
+		}
+	}
 	return nil
+}
+
+// NewKey makes a key of the primary organization with the restrictions of
+// spec, as POST /_mock/keys does.
+func (s *Server) NewKey(spec KeySpec) (string, error) {
+	key := keyPrefix + randomToken()
+	return key, s.orgs.Add(key, spec.access())
 }
 
 // tokenEncoding is lower-case base32 without padding: IDs that read well
@@ -296,6 +342,33 @@ func (s *Server) Close() {
 		s.inflight.Wait()
 		s.conns.Wait()
 	})
+}
+
+// Reset returns the server to its initial state: no jobs, the visits and
+// fault rules given as options, an empty journal, fresh rate-limit windows,
+// no forced outcome and no clock advance. Keys and projects stay.
+func (s *Server) Reset() {
+	s.jobs.Reset()
+	for _, p := range s.projects {
+		p.events.Reset()
+	}
+	s.journal.Clear()
+	s.limiter.Reset()
+	s.faults.reset()
+	s.defaultOutcome.Store(nil)
+	s.offset.Store(0)
+	s.resetRuns()
+}
+
+// resetRuns returns deployments (with the seeded history), exports and the
+// forced outcome to their initial state.
+func (s *Server) resetRuns() {
+	s.deploys.Reset()
+	s.seedDeployments()
+	s.exports.reset(s.cfg.bundleSize)
+	if o := s.cfg.outcome; o != "" {
+		s.defaultOutcome.Store(&o)
+	}
 }
 
 // enter registers a request, or refuses it once Close has begun, so that

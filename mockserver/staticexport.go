@@ -1,14 +1,38 @@
 package mockserver
 
 import (
+	"crypto/rand"
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
+
+// exportState is the server's side of static export: the export jobs, the
+// signer of bundle links, the padding of new links and the storage host
+// that serves them (bundlehost.go). The rules live in internal/staticexport.
+type exportState struct {
+	jobs       *staticexport.Store
+	signer     *staticexport.Signer
+	bundleSize atomic.Int64
+	host       storageHost
+}
+
+func newExportState() *exportState {
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	return &exportState{jobs: staticexport.NewStore(), signer: staticexport.NewSigner(secret)}
+}
+
+// reset forgets every export and pads new links to bundleSize again.
+func (e *exportState) reset(bundleSize int64) {
+	e.jobs.Reset()
+	e.bundleSize.Store(bundleSize)
+}
 
 // startStaticExport queues an export of the organization's site at domain.
 func (s *Server) startStaticExport(c *call) reply {
@@ -51,12 +75,12 @@ func (s *Server) startStaticExport(c *call) reply {
 	if body.Version != nil {
 		j.Version = *body.Version
 	}
-	s.ci.exports.Add(j)
+	s.exports.jobs.Add(j)
 	return jsonReply(http.StatusAccepted, j.JSON(c.now))
 }
 
 func (s *Server) staticExportStatus(c *call) reply {
-	j := s.ci.exports.Get(c.org.ID, c.r.PathValue("jobId"))
+	j := s.exports.jobs.Get(c.org.ID, c.r.PathValue("jobId"))
 	if j == nil {
 		return exportNotFound()
 	}
@@ -66,7 +90,7 @@ func (s *Server) staticExportStatus(c *call) reply {
 // staticExportBundle mints a fresh presigned link to the bundle of a
 // completed export, on the storage host.
 func (s *Server) staticExportBundle(c *call) reply {
-	j := s.ci.exports.Get(c.org.ID, c.r.PathValue("jobId"))
+	j := s.exports.jobs.Get(c.org.ID, c.r.PathValue("jobId"))
 	if j == nil {
 		return exportNotFound()
 	}
@@ -77,13 +101,13 @@ func (s *Server) staticExportBundle(c *call) reply {
 	if err != nil {
 		return errorReply(http.StatusInternalServerError, "Internal server error", "the storage host is unavailable")
 	}
-	ttl := s.cfg.ci.bundleTTL
+	ttl := s.cfg.bundleTTL
 	if ttl <= 0 {
 		ttl = DefaultBundleLinkTTL
 	}
-	size := staticexport.Pad(j.Bundle(), s.ci.bundleSize.Load()).Size()
+	size := staticexport.Pad(j.Bundle(), s.exports.bundleSize.Load()).Size()
 	expires := c.now.Add(ttl).Truncate(time.Second)
-	link := s.ci.signer.Sign(staticexport.Link{JobID: j.ID, Size: size, Expires: expires})
+	link := s.exports.signer.Sign(staticexport.Link{JobID: j.ID, Size: size, Expires: expires})
 	return jsonReply(http.StatusOK, mustJSON(struct {
 		JobID     string `json:"jobId"`
 		BundleURL string `json:"bundleUrl"`
@@ -95,8 +119,8 @@ func (s *Server) staticExportBundle(c *call) reply {
 // projectAt is the organization's project served at domain (its subdomain
 // under mintlify.app), whose outcome an export of it takes; nil for any
 // other domain, such as a custom one.
-func (s *Server) projectAt(o *access.Organization, domain string) *ciProject {
-	for id, p := range s.ci.projects {
+func (s *Server) projectAt(o *access.Organization, domain string) *project {
+	for id, p := range s.projects {
 		if o.Owns(id) && strings.EqualFold(domain, p.subdomain+".mintlify.app") {
 			return p
 		}
@@ -106,6 +130,16 @@ func (s *Server) projectAt(o *access.Organization, domain string) *ciProject {
 
 func exportNotFound() reply { return errorReply(http.StatusNotFound, "Static export job not found") }
 
+// ErrUnknownKey is returned by SetStaticExport for a key the server does not
+// know.
+var ErrUnknownKey = access.ErrUnknownKey
+
+// SetStaticExport turns static export on or off for the organization that
+// owns key.
+func (s *Server) SetStaticExport(key string, enabled bool) error {
+	return s.orgs.SetStaticExport(key, enabled)
+}
+
 // MaxBundleSize is the largest padded bundle (1 TiB): WithBundleSize and
 // the control API refuse more, SetBundleSize caps at it.
 const MaxBundleSize = staticexport.MaxSize
@@ -114,4 +148,4 @@ const MaxBundleSize = staticexport.MaxSize
 // (still a valid tar.gz of the same pages; the storage host streams the
 // padding without holding it). n smaller than the real bundle, or 0, gives
 // the real bundle; n is capped at MaxBundleSize.
-func (s *Server) SetBundleSize(n int64) { s.ci.bundleSize.Store(min(max(n, 0), MaxBundleSize)) }
+func (s *Server) SetBundleSize(n int64) { s.exports.bundleSize.Store(min(max(n, 0), MaxBundleSize)) }

@@ -119,15 +119,6 @@ func Build(grants map[string]map[string]bool, primaryKey string, previews, stati
 // Primary is the primary key's organization.
 func (b *Book) Primary() *Organization { return b.primary }
 
-// OrgOf is the organization a key belongs to, by ID ("" for an unknown
-// key). Rate limits that the service counts per organization key on it.
-func (b *Book) OrgOf(key string) string {
-	if k := b.Lookup(key); k != nil {
-		return k.Org.ID
-	}
-	return ""
-}
-
 // Lookup finds a key, or nil.
 func (b *Book) Lookup(key string) *Key {
 	b.mu.RLock()
