@@ -114,14 +114,10 @@ func (s *Server) SetProjectOutcome(projectID string, o Outcome) error {
 
 // triggerDeployment deploys the project's deployment branch.
 func (s *Server) triggerDeployment(c *call) reply {
-	forced, rep, ok := outcomeOverride(c.r)
-	if !ok {
-		return rep
-	}
 	p := c.project
 	d := s.deploys.Start(&deploy.Deployment{
 		ID: randomHex(), ProjectID: p.id, Branch: p.branch, Subdomain: p.subdomain,
-		Source: "api", CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, p),
+		Source: "api", CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(c.forced, p),
 	})
 	return jsonReply(http.StatusAccepted, mustJSON(map[string]string{"statusId": d.ID}))
 }
@@ -129,10 +125,6 @@ func (s *Server) triggerDeployment(c *call) reply {
 // triggerPreview deploys a branch to its preview URL; a second preview of
 // the same branch redeploys it there under a new status ID.
 func (s *Server) triggerPreview(c *call) reply {
-	forced, rep, ok := outcomeOverride(c.r)
-	if !ok {
-		return rep
-	}
 	var body struct {
 		Branch *string `json:"branch"`
 	}
@@ -153,7 +145,7 @@ func (s *Server) triggerPreview(c *call) reply {
 	}
 	d := s.deploys.Start(&deploy.Deployment{
 		ID: randomHex(), ProjectID: c.project.id, Preview: true, Branch: *body.Branch, Subdomain: p.subdomain,
-		Source: "api", CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, p),
+		Source: "api", CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(c.forced, p),
 		Author: &deploy.Author{Name: "Grace Hopper", AvatarURL: "https://avatars.githubusercontent.com/u/1002", GitHubUserID: 1002},
 	})
 	return jsonReply(http.StatusAccepted, mustJSON(map[string]string{

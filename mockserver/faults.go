@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
@@ -182,14 +183,24 @@ func (s *Server) ClearFaults() { s.faults.clear() }
 // Faults lists the rules still active; Times counts what is left.
 func (s *Server) Faults() []FaultRule { return s.faults.list() }
 
+// overrides are what one request's override headers (and the fault rules)
+// ask of it.
+type overrides struct {
+	fault   Fault   // FaultHeader's, else one drawn from the rules
+	outcome Outcome // OutcomeHeader's, on the routes that read it ("" if none)
+}
+
 // readOverrides checks the override headers before anything is processed,
 // so a bad one is a 400 that neither the endpoint nor a rate limit sees, and
 // returns the fault for this request: FaultHeader if present, else one
 // drawn from the rules.
-func (s *Server) readOverrides(r *http.Request, rt *route) (Fault, reply, bool) {
-	if rt.name == RouteCreateJob || rt.name == RouteFollowUp || takesOutcome(rt.name) {
-		if _, rep, ok := outcomeOverride(r); !ok {
-			return Fault{}, rep, false
+func (s *Server) readOverrides(r *http.Request, rt *route) (overrides, reply, bool) {
+	var o overrides
+	if rt.outcome {
+		var rep reply
+		var ok bool
+		if o.outcome, rep, ok = outcomeOverride(r); !ok {
+			return overrides{}, rep, false
 		}
 	}
 	if values := r.Header[FaultHeader]; len(values) > 0 {
@@ -198,12 +209,26 @@ func (s *Server) readOverrides(r *http.Request, rt *route) (Fault, reply, bool) 
 			err = errors.New("route, times and p belong in fault rules; the header applies to its own request")
 		}
 		if err != nil {
-			return Fault{}, errorReply(http.StatusBadRequest, "Invalid "+FaultHeader+" header", err.Error()), false
+			return overrides{}, errorReply(http.StatusBadRequest, "Invalid "+FaultHeader+" header", err.Error()), false
 		}
-		return rule.Fault, reply{}, true
+		o.fault = rule.Fault
+		return o, reply{}, true
 	}
-	f, _ := s.faults.pick(rt.name)
-	return f, reply{}, true
+	o.fault, _ = s.faults.pick(rt.name)
+	return o, reply{}, true
+}
+
+func outcomeOverride(r *http.Request) (Outcome, reply, bool) {
+	values := r.Header[OutcomeHeader]
+	if len(values) == 0 {
+		return "", reply{}, true
+	}
+	o := Outcome(strings.TrimSpace(strings.ToLower(values[0])))
+	if !jobs.ValidOutcome(o) {
+		return "", errorReply(http.StatusBadRequest, "Invalid "+OutcomeHeader+" header",
+			"expected one of "+string(OutcomePullRequest)+", "+string(OutcomeNoChange)+", "+string(OutcomeFailed)+"; got "+strconv.Quote(values[0])), false
+	}
+	return o, reply{}, true
 }
 
 // ParseFault reads the compact spec used by the -fault flag, the control

@@ -164,11 +164,11 @@ func (s *Server) ArchiveJob(jobID string) error {
 }
 
 func (s *Server) createJob(c *call) reply {
-	prompt, forced, rep, ok := readRun(c)
+	prompt, rep, ok := readPrompt(c)
 	if !ok {
 		return rep
 	}
-	outcome := s.chooseOutcome(prompt, forced)
+	outcome := s.chooseOutcome(prompt, c.forced)
 	j := s.jobs.Create(&jobs.Job{
 		ID:        "job_" + randomToken(),
 		ProjectID: c.project.id,
@@ -177,21 +177,6 @@ func (s *Server) createJob(c *call) reply {
 		Prompt:    prompt,
 	}, outcome, c.now, s.cfg.jobDuration)
 	return jobReply(http.StatusCreated, &j, c.now)
-}
-
-// readRun reads what a create and a follow-up both carry: the prompt, and
-// the outcome forced by the override header, if any (readOverrides has
-// already refused a bad one).
-func readRun(c *call) (string, Outcome, reply, bool) {
-	forced, rep, ok := outcomeOverride(c.r)
-	if !ok {
-		return "", "", rep, false
-	}
-	prompt, rep, ok := readPrompt(c)
-	if !ok {
-		return "", "", rep, false
-	}
-	return prompt, forced, reply{}, true
 }
 
 func (s *Server) getJob(c *call) reply {
@@ -207,7 +192,7 @@ func (s *Server) getJob(c *call) reply {
 // outcome only once the job is known to take it, and outside the lock, since
 // it is the caller's code.
 func (s *Server) followUp(c *call) reply {
-	prompt, forced, rep, ok := readRun(c)
+	prompt, rep, ok := readPrompt(c)
 	if !ok {
 		return rep
 	}
@@ -215,7 +200,7 @@ func (s *Server) followUp(c *call) reply {
 	if refusal := s.jobs.Followable(id, c.project.id); refusal != jobs.Accepted {
 		return followUpRefused(refusal)
 	}
-	outcome := s.chooseOutcome(prompt, forced)
+	outcome := s.chooseOutcome(prompt, c.forced)
 	j, refusal := s.jobs.FollowUp(id, c.project.id, prompt, outcome, c.now, s.cfg.jobDuration) // archived meanwhile?
 	if refusal != jobs.Accepted {
 		return followUpRefused(refusal)
@@ -257,19 +242,6 @@ func (s *Server) chooseOutcome(prompt string, forced Outcome) Outcome {
 		}
 	}
 	return OutcomePullRequest
-}
-
-func outcomeOverride(r *http.Request) (Outcome, reply, bool) {
-	values := r.Header[OutcomeHeader]
-	if len(values) == 0 {
-		return "", reply{}, true
-	}
-	o := Outcome(strings.TrimSpace(strings.ToLower(values[0])))
-	if !jobs.ValidOutcome(o) {
-		return "", errorReply(http.StatusBadRequest, "Invalid "+OutcomeHeader+" header",
-			"expected one of "+string(OutcomePullRequest)+", "+string(OutcomeNoChange)+", "+string(OutcomeFailed)+"; got "+strconv.Quote(values[0])), false
-	}
-	return o, reply{}, true
 }
 
 // readPrompt reads and validates {"prompt": "..."}. The body is read through

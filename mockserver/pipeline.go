@@ -25,6 +25,7 @@ type call struct {
 	project *project
 	org     *access.Organization // the key's
 	now     time.Time
+	forced  Outcome // OutcomeHeader's outcome, on the routes that read it; "" if none
 }
 
 // serve is the one path every API request takes: fault choice, auth, rate
@@ -42,7 +43,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
 
-	f, rep, ok := s.readOverrides(r, rt)
+	o, rep, ok := s.readOverrides(r, rt)
+	f := o.fault
 	e.Fault = string(f.Kind) // "" when no fault strikes
 	if ok && f.Kind == FaultLatency {
 		bufferBody(r)
@@ -65,7 +67,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	case f.Kind == FaultStatus && !f.AfterProcessing:
 		rep = injectedStatus(f)
 	default:
-		rep = s.process(w, r, rt, e.Time)
+		rep = s.process(w, r, rt, e.Time, o.outcome)
 		e.Processed, e.EndpointStatus = true, rep.status
 		if f.Kind == FaultStatus { // AfterProcessing: the client gets the fault, the journal keeps both
 			rep.release()
@@ -78,7 +80,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	rep.release()
 }
 
-func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now time.Time) reply {
+func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now time.Time, forced Outcome) reply {
 	if rt == unmatched {
 		return s.notFound(r)
 	}
@@ -86,7 +88,7 @@ func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now 
 	if !ok {
 		return rep
 	}
-	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], org: key.Org, now: now}
+	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], org: key.Org, now: now, forced: forced}
 	if rep, ok := s.admit(rt.limit, c); !ok {
 		return rep
 	}

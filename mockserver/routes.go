@@ -76,21 +76,22 @@ type route struct {
 	method  string
 	path    string // ServeMux pattern path, also shown in not-found hints
 	limit   ratelimit.Kind
+	outcome bool // reads OutcomeHeader: the run it starts ends as the header says
 	handle  func(s *Server, c *call) reply
 	segs    []string // path split on "/", for the closest-route hint
 	pattern string   // "METHOD path"
 }
 
 var apiRoutes = []*route{
-	{name: RouteCreateJob, method: http.MethodPost, path: "/v2/agent/{projectId}/job", limit: jobLimit, handle: (*Server).createJob},
+	{name: RouteCreateJob, method: http.MethodPost, path: "/v2/agent/{projectId}/job", limit: jobLimit, outcome: true, handle: (*Server).createJob},
 	{name: RouteGetJob, method: http.MethodGet, path: "/v2/agent/{projectId}/job/{id}", handle: (*Server).getJob},
-	{name: RouteFollowUp, method: http.MethodPost, path: "/v2/agent/{projectId}/job/{id}/message", limit: jobLimit, handle: (*Server).followUp},
+	{name: RouteFollowUp, method: http.MethodPost, path: "/v2/agent/{projectId}/job/{id}/message", limit: jobLimit, outcome: true, handle: (*Server).followUp},
 	{name: RouteVisitors, method: http.MethodGet, path: "/v1/analytics/{projectId}/visitors", limit: analyticsLimit, handle: (*Server).visitors},
-	{name: RouteTriggerDeployment, method: http.MethodPost, path: "/v1/project/update/{projectId}", limit: deployLimit, handle: (*Server).triggerDeployment},
+	{name: RouteTriggerDeployment, method: http.MethodPost, path: "/v1/project/update/{projectId}", limit: deployLimit, outcome: true, handle: (*Server).triggerDeployment},
 	{name: RouteDeploymentStatus, method: http.MethodGet, path: "/v1/project/update-status/{statusId}", handle: (*Server).deploymentStatus},
-	{name: RouteTriggerPreview, method: http.MethodPost, path: "/v1/project/preview/{projectId}", limit: previewLimit, handle: (*Server).triggerPreview},
+	{name: RouteTriggerPreview, method: http.MethodPost, path: "/v1/project/preview/{projectId}", limit: previewLimit, outcome: true, handle: (*Server).triggerPreview},
 	{name: RouteTriggerAutomation, method: http.MethodPost, path: "/v1/workflow/{projectId}/{workflowSchemaId}/trigger", limit: deployLimit, handle: (*Server).triggerAutomation},
-	{name: RouteStartStaticExport, method: http.MethodPost, path: "/v1/static-export/jobs", handle: (*Server).startStaticExport},
+	{name: RouteStartStaticExport, method: http.MethodPost, path: "/v1/static-export/jobs", outcome: true, handle: (*Server).startStaticExport},
 	{name: RouteStaticExportStatus, method: http.MethodGet, path: "/v1/static-export/jobs/{jobId}", handle: (*Server).staticExportStatus},
 	{name: RouteStaticExportBundle, method: http.MethodPost, path: "/v1/static-export/jobs/{jobId}/bundle", handle: (*Server).staticExportBundle},
 	{name: RouteViews, method: http.MethodGet, path: "/v1/analytics/{projectId}/views", limit: analyticsLimit, handle: (*Server).views},
@@ -210,10 +211,4 @@ func segmentMatches(got, want string) bool {
 		return got != ""
 	}
 	return got == want
-}
-
-// takesOutcome lists the routes that read OutcomeHeader besides the job
-// routes.
-func takesOutcome(route string) bool {
-	return route == RouteTriggerDeployment || route == RouteTriggerPreview || route == RouteStartStaticExport
 }

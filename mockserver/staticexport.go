@@ -36,10 +36,6 @@ func (e *exportState) reset(bundleSize int64) {
 
 // startStaticExport queues an export of the organization's site at domain.
 func (s *Server) startStaticExport(c *call) reply {
-	forced, rep, ok := outcomeOverride(c.r)
-	if !ok {
-		return rep
-	}
 	var body struct {
 		Domain  *string  `json:"domain"`
 		Version *string  `json:"version"`
@@ -70,7 +66,7 @@ func (s *Server) startStaticExport(c *call) reply {
 	}
 	j := &staticexport.Job{
 		ID: "se_" + randomHex()[:16], Org: c.org.ID, Domain: *body.Domain, Pages: pages,
-		CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, s.projectAt(c.org, *body.Domain)),
+		CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(c.forced, s.projectAt(c.org, *body.Domain)),
 	}
 	if body.Version != nil {
 		j.Version = *body.Version
