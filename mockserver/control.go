@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,34 +28,23 @@ type controlRoute struct {
 // controlAPI is the test-facing side of the server, for test code in any
 // language. It needs no key: the mock listens on loopback and holds nothing
 // secret.
-var controlAPI = []*controlRoute{
+var controlAPI = slices.Concat(serverControl, jobControl, analyticsControl, deploymentControl, staticExportControl)
+
+// serverControl drives the server as a whole: its journal, clock, forced
+// outcome, fault rules, keys and reset.
+var serverControl = []*controlRoute{
 	{route: route{method: "GET", path: "/_mock/"}, doc: "this index", serve: (*Server).ctlIndex},
 	{route: route{method: "GET", path: "/_mock/journal"}, doc: "recorded API requests, oldest first", serve: (*Server).ctlJournal},
 	{route: route{method: "DELETE", path: "/_mock/journal"}, doc: "forget recorded requests", serve: (*Server).ctlClearJournal},
-	{route: route{method: "GET", path: "/_mock/jobs"}, doc: "stored jobs with prompts and follow-ups (?project= to filter)", serve: (*Server).ctlJobs},
-	{route: route{method: "GET", path: "/_mock/jobs/{id}"}, doc: "one stored job", serve: (*Server).ctlJob},
-	{route: route{method: "POST", path: "/_mock/jobs/{id}/outcome"}, doc: `set the current run's outcome: {"outcome": "pull-request" | "no-change" | "failed"}`, serve: (*Server).ctlSetOutcome},
-	{route: route{method: "POST", path: "/_mock/jobs/{id}/finish"}, doc: "end the current run now", serve: (*Server).ctlFinish},
-	{route: route{method: "POST", path: "/_mock/jobs/{id}/archive"}, doc: "archive the job", serve: (*Server).ctlArchive},
 	{route: route{method: "GET", path: "/_mock/outcome"}, doc: "the outcome forced on new runs, if any", serve: (*Server).ctlGetOutcome},
 	{route: route{method: "PUT", path: "/_mock/outcome"}, doc: `force the outcome of new runs: {"outcome": "failed"}; {"outcome": ""} hands back to the agent`, serve: (*Server).ctlPutOutcome},
-	{route: route{method: "POST", path: "/_mock/visits"}, doc: `add visits: {"project": "...", "visits": [{"visitorId", "path", "ai", "timestamp"}], "synthetic": N}`, serve: (*Server).ctlAddVisits},
-	{route: route{method: "POST", path: "/_mock/searches"}, doc: `add search events: {"project": "...", "searches": [{"query", "timestamp", "clickedPath"}]}`, serve: (*Server).ctlAddSearches},
-	{route: route{method: "POST", path: "/_mock/feedback"}, doc: `add feedback: {"project": "...", "feedback": [{"id", "path", "source", "status", "comment", "createdAt", "helpful", "contact", "code", "filename", "lang"}]}`, serve: (*Server).ctlAddFeedback},
-	{route: route{method: "POST", path: "/_mock/threads"}, doc: `add assistant threads: {"project": "...", "threads": [{"id", "caller", "turns": [{"timestamp", "query", "response", ...}]}]}`, serve: (*Server).ctlAddThreads},
-	{route: route{method: "GET", path: "/_mock/events"}, doc: "how many events of each kind a project stores (?project=)", serve: (*Server).ctlEventCounts},
 	{route: route{method: "GET", path: "/_mock/clock"}, doc: "the server's time", serve: (*Server).ctlClock},
 	{route: route{method: "POST", path: "/_mock/clock"}, doc: `move the server's time forward: {"advance": "90s"}`, serve: (*Server).ctlAdvance},
 	{route: route{method: "GET", path: "/_mock/faults"}, doc: "active fault rules", serve: (*Server).ctlFaults},
 	{route: route{method: "POST", path: "/_mock/faults"}, doc: `add fault rules: {"faults": ["route=create-job,status=503,times=2"]}`, serve: (*Server).ctlAddFaults},
 	{route: route{method: "DELETE", path: "/_mock/faults"}, doc: "remove every fault rule", serve: (*Server).ctlClearFaults},
 	{route: route{method: "POST", path: "/_mock/reset"}, doc: "back to the initial state: no jobs, initial visits and faults, empty journal, fresh rate limits, clock advance undone", serve: (*Server).ctlReset},
-	{route: route{method: "GET", path: "/_mock/automations"}, doc: `automations: [{"id", "project", "trigger", "active", "runs"}]`, serve: (*Server).ctlAutomations},
-	{route: route{method: "POST", path: "/_mock/automations"}, doc: `add an automation: {"project", "trigger": "custom_schedule" | "code_change" | "content_update", "active"}`, serve: (*Server).ctlAddAutomation},
 	{route: route{method: "POST", path: "/_mock/keys"}, doc: `a new key of the organization: {"scopes": ["read"], "expiresAt": "...", "allowIPs": ["10.0.0.0/8"]} answers {"key"}`, serve: (*Server).ctlNewKey},
-	{route: route{method: "GET", path: "/_mock/deployments"}, doc: "deployments and previews with their status now (?project= to filter)", serve: (*Server).ctlDeployments},
-	{route: route{method: "PUT", path: "/_mock/projects/{id}/outcome"}, doc: `how the project's new deployments and exports end: {"outcome": "failed"}`, serve: (*Server).ctlProjectOutcome},
-	{route: route{method: "PUT", path: "/_mock/static-export"}, doc: `{"enabled": false} turns static export off for the organization; {"bundleSize": N} pads new bundle links to N bytes`, serve: (*Server).ctlStaticExport},
 }
 
 // Filled by init: the index handler cannot refer to controlAPI, which

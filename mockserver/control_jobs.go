@@ -5,6 +5,15 @@ import (
 	"net/http"
 )
 
+// jobControl reads jobs and moves them on, as a test in any language needs.
+var jobControl = []*controlRoute{
+	{route: route{method: "GET", path: "/_mock/jobs"}, doc: "stored jobs with prompts and follow-ups (?project= to filter)", serve: (*Server).ctlJobs},
+	{route: route{method: "GET", path: "/_mock/jobs/{id}"}, doc: "one stored job", serve: (*Server).ctlJob},
+	{route: route{method: "POST", path: "/_mock/jobs/{id}/outcome"}, doc: `set the current run's outcome: {"outcome": "pull-request" | "no-change" | "failed"}`, serve: (*Server).ctlSetOutcome},
+	{route: route{method: "POST", path: "/_mock/jobs/{id}/finish"}, doc: "end the current run now", serve: (*Server).ctlFinish},
+	{route: route{method: "POST", path: "/_mock/jobs/{id}/archive"}, doc: "archive the job", serve: (*Server).ctlArchive},
+}
+
 func (s *Server) ctlJobs(w http.ResponseWriter, r *http.Request) {
 	jobs := s.Jobs()
 	if p := r.URL.Query().Get("project"); p != "" {

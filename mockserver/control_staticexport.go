@@ -5,6 +5,11 @@ import (
 	"net/http"
 )
 
+// staticExportControl switches static export and pads new bundle links.
+var staticExportControl = []*controlRoute{
+	{route: route{method: "PUT", path: "/_mock/static-export"}, doc: `{"enabled": false} turns static export off for the organization; {"bundleSize": N} pads new bundle links to N bytes`, serve: (*Server).ctlStaticExport},
+}
+
 func (s *Server) ctlStaticExport(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Enabled    *bool  `json:"enabled"`
