@@ -16,13 +16,28 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 )
 
-// seedDeployments gives every project, with or without -seed, the
-// automations -seed promises (an active custom-schedule one, an inactive
-// one, a code-change and a content-update one) and a short deployment
-// history of three GitHub-triggered runs, all with stable IDs: tests in any
-// language can name them without asking first. Projects are seeded in the
-// order of their IDs, so the lists come out the same on every start.
-func (s *Server) seedDeployments() {
+// deployState is the server's side of deployments: the runs of deployments
+// and previews, and the automations that trigger them. The rules live in
+// internal/deploy.
+type deployState struct {
+	runs        *deploy.Store
+	automations *deploy.Automations
+}
+
+func newDeployState() *deployState {
+	return &deployState{runs: deploy.NewStore(), automations: deploy.NewAutomations()}
+}
+
+// resetDeployments forgets every run and automation, then gives every
+// project, with or without -seed, the automations -seed promises (an
+// active custom-schedule one, an inactive one, a code-change and a
+// content-update one) and a short deployment history of three
+// GitHub-triggered runs, all with stable IDs: tests in any language can
+// name them without asking first. Projects are seeded in the order of
+// their IDs, so the lists come out the same on every start.
+func (s *Server) resetDeployments() {
+	s.deploys.runs.Reset()
+	s.deploys.automations.Reset()
 	now := s.Now()
 	for _, id := range slices.Sorted(maps.Keys(s.projects)) {
 		p := s.projects[id]
@@ -36,10 +51,10 @@ func (s *Server) seedDeployments() {
 			{"on-push", deploy.CodeChange, true},
 			{"on-content", deploy.ContentUpdate, true},
 		} {
-			s.deploys.AddAutomation(deploy.Automation{ID: stableHex(id, a.name), Project: id, Trigger: a.trigger, Active: a.active})
+			s.deploys.automations.Add(deploy.Automation{ID: stableHex(id, a.name), Project: id, Trigger: a.trigger, Active: a.active})
 		}
 		for i := 3; i >= 1; i-- {
-			s.deploys.Start(&deploy.Deployment{
+			s.deploys.runs.Start(&deploy.Deployment{
 				ID: stableHex(id, fmt.Sprint("deployment", i)), ProjectID: id, Branch: p.branch, Subdomain: p.subdomain,
 				Source: "github", CreatedAt: now.Add(-time.Duration(i) * 24 * time.Hour), Duration: 2 * time.Minute,
 				Fails:  i == 2,
@@ -115,7 +130,7 @@ func (s *Server) SetProjectOutcome(projectID string, o Outcome) error {
 // triggerDeployment deploys the project's deployment branch.
 func (s *Server) triggerDeployment(c *call) reply {
 	p := c.project
-	d := s.deploys.Start(&deploy.Deployment{
+	d := s.deploys.runs.Start(&deploy.Deployment{
 		ID: randomHex(), ProjectID: p.id, Branch: p.branch, Subdomain: p.subdomain,
 		Source: "api", CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(c.forced, p),
 	})
@@ -143,7 +158,7 @@ func (s *Server) triggerPreview(c *call) reply {
 	if previews, _ := s.orgs.Features(c.org); !previews || p.noPreviews {
 		return errorReply(http.StatusForbidden, "Preview deployments are not available on your current plan")
 	}
-	d := s.deploys.Start(&deploy.Deployment{
+	d := s.deploys.runs.Start(&deploy.Deployment{
 		ID: randomHex(), ProjectID: c.project.id, Preview: true, Branch: *body.Branch, Subdomain: p.subdomain,
 		Source: "api", CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(c.forced, p),
 		Author: &deploy.Author{Name: "Grace Hopper", AvatarURL: "https://avatars.githubusercontent.com/u/1002", GitHubUserID: 1002},
@@ -156,11 +171,11 @@ func (s *Server) triggerPreview(c *call) reply {
 // deploymentStatus answers for deployments and previews of the key's
 // organization; any other ID is not found, whether or not it exists.
 func (s *Server) deploymentStatus(c *call) reply {
-	d := s.deploys.Get(c.r.PathValue("statusId"))
+	d := s.deploys.runs.Get(c.r.PathValue("statusId"))
 	if d == nil || !c.org.Owns(d.ProjectID) {
 		return errorReply(http.StatusNotFound, "Deployment not found")
 	}
-	return jsonReply(http.StatusOK, s.deploys.JSON(d, c.now))
+	return jsonReply(http.StatusOK, s.deploys.runs.JSON(d, c.now))
 }
 
 // triggerAutomation records a run of a custom-schedule automation.
@@ -169,7 +184,7 @@ func (s *Server) triggerAutomation(c *call) reply {
 	if !isHexID(id) {
 		return errorReply(http.StatusBadRequest, "Invalid automation ID", "an automation ID is 24 hexadecimal digits")
 	}
-	run, refusal := s.deploys.TriggerAutomation(c.project.id, id, randomHex(), randomHex())
+	run, refusal := s.deploys.automations.Trigger(c.project.id, id, randomHex(), randomHex())
 	switch refusal {
 	case deploy.NotFound:
 		return errorReply(http.StatusNotFound, "Automation not found")
@@ -209,7 +224,7 @@ type Automation struct {
 // one, an inactive custom-schedule one, a code-change one and a
 // content-update one.
 func (s *Server) Automations() []Automation {
-	all := s.deploys.Automations()
+	all := s.deploys.automations.All()
 	out := make([]Automation, len(all))
 	for i, a := range all {
 		out[i] = Automation{ID: a.ID, Project: a.Project, Trigger: AutomationTrigger(a.Trigger), Active: a.Active, Runs: a.Runs}
@@ -227,7 +242,7 @@ func (s *Server) AddAutomation(projectID string, trigger AutomationTrigger, acti
 			TriggerCustomSchedule, TriggerCodeChange, TriggerContentUpdate)
 	}
 	a := deploy.Automation{ID: randomHex(), Project: projectID, Trigger: deploy.Trigger(trigger), Active: active}
-	s.deploys.AddAutomation(a)
+	s.deploys.automations.Add(a)
 	return Automation{ID: a.ID, Project: a.Project, Trigger: trigger, Active: active}, nil
 }
 
@@ -249,10 +264,10 @@ type DeploymentRecord struct {
 func (s *Server) Deployments() []DeploymentRecord {
 	now := s.Now()
 	var out []DeploymentRecord
-	for _, d := range s.deploys.All() {
+	for _, d := range s.deploys.runs.All() {
 		r := DeploymentRecord{ID: d.ID, ProjectID: d.ProjectID, Preview: d.Preview, Branch: d.Branch,
-			Status: string(s.deploys.StatusAt(d, now)), CreatedAt: d.CreatedAt}
-		r.EndsAt, r.Fails = s.deploys.Verdict(d)
+			Status: string(s.deploys.runs.StatusAt(d, now)), CreatedAt: d.CreatedAt}
+		r.EndsAt, r.Fails = s.deploys.runs.Verdict(d)
 		if d.Preview {
 			r.PreviewURL = deploy.PreviewURL(d.Subdomain, d.Branch)
 		}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
-	"github.com/docsagent/mintlify-go/mockserver/internal/deploy"
 	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
@@ -60,8 +59,8 @@ type Server struct {
 	orgs           *access.Book      // organizations, their projects and keys
 	signer         *analytics.Signer // seals analytics cursors; one key per server
 	jobs           *jobs.Store
-	deploys        *deploy.Store // deployments, previews and what triggers them
-	exports        *exportState  // static export and its storage host
+	deploys        *deployState // deployments, previews and what triggers them
+	exports        *exportState // static export and its storage host
 	limiter        *ratelimit.Limiter
 	journal        *journal.Journal
 	faults         *faultSet
@@ -197,7 +196,7 @@ func build(cfg config) (*Server, error) {
 	}
 	s.faults = faults
 	s.jobs = jobs.NewStore()
-	s.deploys = deploy.NewStore()
+	s.deploys = newDeployState()
 	s.exports = newExportState()
 	s.resetRuns()
 	s.limiter = ratelimit.New()
@@ -363,8 +362,7 @@ func (s *Server) Reset() {
 // resetRuns returns deployments (with the seeded history), exports and the
 // forced outcome to their initial state.
 func (s *Server) resetRuns() {
-	s.deploys.Reset()
-	s.seedDeployments()
+	s.resetDeployments()
 	s.exports.reset(s.cfg.bundleSize)
 	if o := s.cfg.outcome; o != "" {
 		s.defaultOutcome.Store(&o)
