@@ -233,7 +233,11 @@ func (c *call) answer(compute func([]byte) ([]byte, error)) reply {
 func analyticsError(err error) reply {
 	var e *analytics.Error
 	if errors.As(err, &e) {
-		return errorReply(e.Status, e.Message, e.Details...)
+		status := http.StatusBadRequest
+		if e.NotFound {
+			status = http.StatusNotFound
+		}
+		return errorReply(status, e.Message, e.Details...)
 	}
 	return errorReply(http.StatusInternalServerError, "Internal server error", err.Error())
 }
