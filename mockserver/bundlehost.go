@@ -321,4 +321,4 @@ func (w *cutWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-func itoa64(n int64) string { return string(appendInt(nil, int(n))) }
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

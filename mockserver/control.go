@@ -98,6 +98,19 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeReply(w, reply{status: status, body: body})
 }
 
+// ofProject keeps the items of the project the query names (?project=),
+// or all of them; never nil, so the answer is a JSON array.
+func ofProject[T any](r *http.Request, items []T, project func(T) string) []T {
+	p := r.URL.Query().Get("project")
+	out := make([]T, 0, len(items))
+	for _, it := range items {
+		if p == "" || project(it) == p {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 func writeProblem(w http.ResponseWriter, status int, details ...string) {
 	writeReply(w, errorReply(status, http.StatusText(status), details...))
 }

@@ -12,13 +12,7 @@ var deploymentControl = []*controlRoute{
 }
 
 func (s *Server) ctlAutomations(w http.ResponseWriter, r *http.Request) {
-	out := []Automation{}
-	for _, a := range s.Automations() {
-		if p := r.URL.Query().Get("project"); p == "" || p == a.Project {
-			out = append(out, a)
-		}
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, ofProject(r, s.Automations(), func(a Automation) string { return a.Project }))
 }
 
 func (s *Server) ctlAddAutomation(w http.ResponseWriter, r *http.Request) {
@@ -47,13 +41,7 @@ func (s *Server) ctlAddAutomation(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlDeployments(w http.ResponseWriter, r *http.Request) {
-	out := []DeploymentRecord{}
-	for _, d := range s.Deployments() {
-		if p := r.URL.Query().Get("project"); p == "" || p == d.ProjectID {
-			out = append(out, d)
-		}
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, ofProject(r, s.Deployments(), func(d DeploymentRecord) string { return d.ProjectID }))
 }
 
 func (s *Server) ctlProjectOutcome(w http.ResponseWriter, r *http.Request) {

@@ -15,16 +15,7 @@ var jobControl = []*controlRoute{
 }
 
 func (s *Server) ctlJobs(w http.ResponseWriter, r *http.Request) {
-	jobs := s.Jobs()
-	if p := r.URL.Query().Get("project"); p != "" {
-		kept := jobs[:0]
-		for _, j := range jobs {
-			if j.ProjectID == p {
-				kept = append(kept, j)
-			}
-		}
-		jobs = kept
-	}
+	jobs := ofProject(r, s.Jobs(), func(j Job) string { return j.ProjectID })
 	writeJSON(w, http.StatusOK, map[string]any{"jobs": jobs})
 }
 

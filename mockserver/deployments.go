@@ -143,7 +143,7 @@ func (s *Server) triggerPreview(c *call) reply {
 	var body struct {
 		Branch *string `json:"branch"`
 	}
-	if rep, ok := readBody(c, &body); !ok {
+	if rep, ok := readBody(c, &body, ""); !ok {
 		return rep
 	}
 	if body.Branch == nil || *body.Branch == "" {

@@ -1,18 +1,13 @@
 package mockserver
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
-	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
 // Outcome is how a run of a job ends once its duration has passed.
@@ -244,54 +239,20 @@ func (s *Server) chooseOutcome(prompt string, forced Outcome) Outcome {
 	return OutcomePullRequest
 }
 
-// readPrompt reads and validates {"prompt": "..."}. The body is read through
-// http.MaxBytesReader, so an oversized body costs at most the limit.
+// readPrompt reads and validates {"prompt": "..."}, the body of a create
+// and of a follow-up.
 func readPrompt(c *call) (string, reply, bool) {
-	if c.r.ContentLength > maxBodyBytes {
-		return "", tooLarge(), false
+	var body struct {
+		Prompt json.RawMessage `json:"prompt"`
 	}
-	buf := getBuf()
-	defer putBuf(buf)
-	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
-	*buf = body
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return "", tooLarge(), false
-		}
-		return "", invalidBody("the request body could not be read: " + err.Error()), false
+	if rep, ok := readBody(c, &body, `the request body is empty; send {"prompt": "..."}`); !ok {
+		return "", rep, false
 	}
-	if len(body) == 0 {
-		return "", invalidBody("the request body is empty; send {\"prompt\": \"...\"}"), false
-	}
-	// Keys are read exactly as the schema spells them: encoding/json would
-	// let {"Prompt": "x"} or {"prompt": "", "PROMPT": "x"} through.
-	if !utf8.Valid(body) {
-		return "", invalidBody("the request body is not valid UTF-8"), false
-	}
-	// A repeated key loses one of its values whatever the parser keeps.
-	if err := reqbody.CheckKeys(json.NewDecoder(bytes.NewReader(body)), nil, "", false, 0); err != nil && !reqbody.IsSyntaxError(err) {
-		return "", invalidBody(bodyProblem(err)), false
-	}
-	var payload map[string]json.RawMessage
-	if err := json.Unmarshal(body, &payload); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return "", invalidBody("the request body must be a JSON object with a prompt"), false
-		}
-		return "", invalidBody("the request body is not valid JSON: " + err.Error()), false
-	}
-	for key := range payload {
-		if key != "prompt" && strings.EqualFold(key, "prompt") {
-			return "", invalidBody(strconv.Quote(key) + ": unknown field; field names are case-sensitive: send \"prompt\""), false
-		}
-	}
-	raw := payload["prompt"]
-	if len(raw) == 0 || string(raw) == "null" {
+	if len(body.Prompt) == 0 || string(body.Prompt) == "null" {
 		return "", invalidBody("prompt: required"), false
 	}
 	var prompt string
-	if err := json.Unmarshal(raw, &prompt); err != nil {
+	if err := json.Unmarshal(body.Prompt, &prompt); err != nil {
 		return "", invalidBody("prompt: must be a string"), false
 	}
 	if prompt == "" {

@@ -252,8 +252,10 @@ func tooLarge() reply {
 		"the limit is "+strconv.Itoa(maxBodyBytes)+" bytes")
 }
 
-// readBody reads a JSON object body into v, bounded like every API body.
-func readBody(c *call, v any) (reply, bool) {
+// readBody reads a JSON object body into v, bounded like every API body:
+// through http.MaxBytesReader, so an oversized body costs at most the
+// limit. whenEmpty, if set, is the detail for an empty body.
+func readBody(c *call, v any, whenEmpty string) (reply, bool) {
 	if c.r.ContentLength > maxBodyBytes {
 		return tooLarge(), false
 	}
@@ -262,10 +264,14 @@ func readBody(c *call, v any) (reply, bool) {
 	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
 	*buf = body
 	if err != nil {
-		if _, ok := err.(*http.MaxBytesError); ok {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
 			return tooLarge(), false
 		}
 		return invalidBody("the request body could not be read: " + err.Error()), false
+	}
+	if len(body) == 0 && whenEmpty != "" {
+		return invalidBody(whenEmpty), false
 	}
 	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
 		return invalidBody("the request body must be a JSON object"), false
@@ -306,14 +312,14 @@ func (s *Server) ClearJournal() { s.journal.Clear() }
 func (s *Server) logRequest(e *journal.Entry) {
 	attrs := []slog.Attr{
 		slog.String("method", e.Method),
-		slog.String("path", journal.Clip(e.Path)),
+		slog.String("path", e.Path),
 		slog.Int("status", e.Status),
 		slog.String("route", e.Route),
 		slog.String("request_id", e.RequestID),
 		slog.Duration("duration", e.Duration),
 	}
 	if e.Query != "" {
-		attrs = append(attrs, slog.String("query", journal.Clip(e.Query)))
+		attrs = append(attrs, slog.String("query", e.Query))
 	}
 	if e.Auth != "" {
 		attrs = append(attrs, slog.String("auth", e.Auth))

@@ -2,12 +2,11 @@ package mockserver
 
 import (
 	"encoding/json"
-	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
+	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 )
 
 // reply is what an endpoint produces. Endpoints return it instead of writing
@@ -66,7 +65,7 @@ func appendError(b []byte, message string, details []string) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"message":`...)
-			b = appendJSONString(b, clipTo(redact.AnyKey(d), maxDetail))
+			b = appendJSONString(b, journal.Clip(redact.AnyKey(d), maxDetail))
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -77,8 +76,6 @@ func appendError(b []byte, message string, details []string) []byte {
 // appendJSONString appends s as a JSON string; one encoder serves the
 // jobs, the errors and the analytics answers.
 func appendJSONString(b []byte, s string) []byte { return analytics.AppendString(b, s) }
-
-func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
 
 // A hostile or careless client puts its key where no key belongs: in the
 // query string, in the path, as the method, as the scheme of its
@@ -95,18 +92,7 @@ const maxDetail = 1024
 
 // clipDetail shortens a client's value for an error detail, cutting on a
 // rune boundary and saying how much was left out.
-func clipDetail(s string) string { return clipTo(s, maxEcho) }
-
-func clipTo(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "...(" + itoa64(int64(len(s)-cut)) + " more bytes)"
-}
+func clipDetail(s string) string { return journal.Clip(s, maxEcho) }
 
 func jsonReply(status int, body []byte) reply { return reply{status: status, body: body} }
 

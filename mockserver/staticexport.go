@@ -41,7 +41,7 @@ func (s *Server) startStaticExport(c *call) reply {
 		Version *string  `json:"version"`
 		Paths   []string `json:"paths"`
 	}
-	if rep, ok := readBody(c, &body); !ok {
+	if rep, ok := readBody(c, &body, ""); !ok {
 		return rep
 	}
 	if _, enabled := s.orgs.Features(c.org); !enabled {

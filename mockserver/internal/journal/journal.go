@@ -67,12 +67,14 @@ func New(size int) *Journal {
 	return &Journal{size: size}
 }
 
-// Clip shortens s to the field bound, saying how much was cut.
-func Clip(s string) string {
-	if len(s) <= maxJournalField {
+// Clip shortens a client's value to n bytes, cut on a rune boundary, saying
+// how much was left out: what the journal keeps of a path or a query, and
+// what an error detail repeats of what the client sent.
+func Clip(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxJournalField
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
@@ -85,12 +87,11 @@ func entryBytes(e *Entry) int {
 
 // Add records e. Its method, path, query and Auth are clipped first, so a
 // hostile megabyte is not scanned; then no key the client put in them is
-// kept (and what redaction left is held to the bound again). e is changed
-// in place, so a log line written from it after Add is as safe as the
-// journal.
+// kept. e is changed in place, so a log line written from it after Add is
+// as safe as the journal.
 func (j *Journal) Add(e *Entry) {
 	for _, f := range []*string{&e.Method, &e.Path, &e.Query, &e.Auth} {
-		*f = Clip(redact.AnyKey(Clip(*f)))
+		*f = redact.AnyKey(Clip(*f, maxJournalField))
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()

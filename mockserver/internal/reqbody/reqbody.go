@@ -38,8 +38,8 @@ func Decode(data []byte, v any, strict bool) error {
 		return errors.New("the request body is not valid UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := CheckKeys(dec, reflect.TypeOf(v), "", strict, 0); err != nil {
-		if IsSyntaxError(err) {
+	if err := checkKeys(dec, reflect.TypeOf(v), "", strict, 0); err != nil {
+		if isSyntaxError(err) {
 			return fmt.Errorf("the request body is not valid JSON: %w", err)
 		}
 		return err
@@ -54,9 +54,9 @@ func Decode(data []byte, v any, strict bool) error {
 	return nil
 }
 
-// IsSyntaxError reports whether CheckKeys failed on malformed JSON rather
+// isSyntaxError reports whether checkKeys failed on malformed JSON rather
 // than on a key or the nesting.
-func IsSyntaxError(err error) bool {
+func isSyntaxError(err error) bool {
 	var syntax *json.SyntaxError
 	return errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
@@ -81,10 +81,10 @@ func jsonTypeName(t reflect.Type) string {
 // limit, and a body of a million '[' must not recurse a million deep.
 const maxJSONDepth = 64
 
-// CheckKeys reads one JSON value from dec, checking the keys of every
+// checkKeys reads one JSON value from dec, checking the keys of every
 // object in it against t (nil: anything goes). It streams tokens, so a
 // large body is never held twice as a tree.
-func CheckKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, depth int) error {
+func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, depth int) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -138,7 +138,7 @@ func CheckKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 				}
 				next = ft
 			}
-			if err := CheckKeys(dec, next, path+key+".", strict, depth+1); err != nil {
+			if err := checkKeys(dec, next, path+key+".", strict, depth+1); err != nil {
 				return err
 			}
 		}
@@ -148,7 +148,7 @@ func CheckKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 			elem = t.Elem()
 		}
 		for dec.More() {
-			if err := CheckKeys(dec, elem, path, strict, depth+1); err != nil {
+			if err := checkKeys(dec, elem, path, strict, depth+1); err != nil {
 				return err
 			}
 		}
