@@ -142,7 +142,7 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeProblem(w, http.StatusBadRequest, "the request body must be a JSON object")
 		return false
 	}
-	if err := reqbody.Decode(body, v, true); err != nil {
+	if err := reqbody.DecodeStrict(body, v); err != nil {
 		writeProblem(w, http.StatusBadRequest, bodyProblem(err))
 		return false
 	}

@@ -278,7 +278,7 @@ func readBody(c *call, v any, whenEmpty string) (reply, bool) {
 	}
 	// Keys as the schema spells them; others are ignored, as the service
 	// ignores them.
-	if err := reqbody.Decode(body, v, false); err != nil {
+	if err := reqbody.Decode(body, v); err != nil {
 		return invalidBody(bodyProblem(err)), false
 	}
 	return reply{}, true

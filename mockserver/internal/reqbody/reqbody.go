@@ -17,33 +17,52 @@ import (
 )
 
 // encoding/json matches object keys to fields case-insensitively, so
-// {"Prompt": "x"} would fill Prompt and {"prompt": "", "PROMPT": "x"} would
+// {"Prompt": "x"} would fill Prompt and {"prompt": "a", "PROMPT": ""} would
 // keep the last. The service reads names exactly as its schema spells
-// them; so does the mock: every body is checked key by key against the
-// type it decodes into before it is decoded.
+// them, and so does the mock: every body is walked key by key against the
+// type it decodes into before it is decoded. An API body (Decode) is read
+// as the vendor's schema reads it: a member the schema does not name is
+// ignored, a case variant of a name it does included, and invalid UTF-8
+// becomes U+FFFD as in any JSON parser. A control body (DecodeStrict) is
+// the mock's own: there a key that names nothing is a mistake, refused
+// with the right spelling when there is one.
 
 var (
 	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-// Decode decodes data into v after checking that every object key
-// names a field of v's type exactly (at any depth). A key that differs
-// only in case is refused with the right spelling; with strict, any other
-// unknown key is refused too.
-func Decode(data []byte, v any, strict bool) error {
-	if !utf8.Valid(data) {
-		// encoding/json would turn the bad bytes into U+FFFD and store a
-		// branch or prompt the client never sent.
-		return errors.New("the request body is not valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := checkKeys(dec, reflect.TypeOf(v), "", strict, 0); err != nil {
-		if isSyntaxError(err) {
-			return fmt.Errorf("the request body is not valid JSON: %w", err)
-		}
+// Decode decodes an API body into v as the vendor's schema reads it: keys
+// that name a field of v's type exactly (at any depth) fill it; any other
+// key is ignored, a case variant of a field's name included (encoding/json
+// alone would let {"PROMPT": ""} overwrite "prompt"). A key repeated in one
+// object is refused: one of its values would be lost whichever a parser
+// kept.
+func Decode(data []byte, v any) error {
+	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data}
+	if err := w.walk(reflect.TypeOf(v)); err != nil {
 		return err
 	}
+	return unmarshal(w.without(), v)
+}
+
+// DecodeStrict decodes a control body into v: every key must name a field
+// of v's type exactly (a case variant is refused with the right spelling),
+// a key repeated in one object is refused, and so is a body that is not
+// valid UTF-8 (encoding/json would turn the bad bytes into U+FFFD and store
+// an event the client never sent).
+func DecodeStrict(data []byte, v any) error {
+	if !utf8.Valid(data) {
+		return errors.New("the request body is not valid UTF-8")
+	}
+	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data, strict: true}
+	if err := w.walk(reflect.TypeOf(v)); err != nil {
+		return err
+	}
+	return unmarshal(data, v)
+}
+
+func unmarshal(data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
@@ -81,10 +100,34 @@ func jsonTypeName(t reflect.Type) string {
 // limit, and a body of a million '[' must not recurse a million deep.
 const maxJSONDepth = 64
 
-// checkKeys reads one JSON value from dec, checking the keys of every
-// object in it against t (nil: anything goes). It streams tokens, so a
-// large body is never held twice as a tree.
-func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, depth int) error {
+// walker reads one JSON value token by token, checking the keys of every
+// object in it against a type. It streams tokens, so a large body is never
+// held twice as a tree. In an API body it notes where the members to
+// ignore stand (case variants of a field's name), so that encoding/json,
+// which would fold them onto the field, never sees them.
+type walker struct {
+	dec    *json.Decoder
+	data   []byte
+	strict bool
+	drop   [][2]int64 // byte ranges of members to leave out, in order
+}
+
+// walk reads the body's value against t and checks nothing follows it but
+// what encoding/json will refuse itself.
+func (w *walker) walk(t reflect.Type) error {
+	if err := w.value(t, "", 0); err != nil {
+		if isSyntaxError(err) {
+			return fmt.Errorf("the request body is not valid JSON: %w", err)
+		}
+		return err
+	}
+	return nil
+}
+
+// value reads one JSON value, checking the keys of every object in it
+// against t (nil: anything goes).
+func (w *walker) value(t reflect.Type, path string, depth int) error {
+	dec := w.dec
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -116,7 +159,9 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 			}
 		}
 		var seen keySet
+		kept := false // a member of this object stays before the current one
 		for dec.More() {
+			start := dec.InputOffset() // after '{' or the previous value
 			tok, err := dec.Token()
 			if err != nil {
 				return err
@@ -128,18 +173,23 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 			if !seen.add(key) {
 				return &KeyError{Path: path, Key: key, Problem: "given more than once"}
 			}
-			next := elem
+			next, drop := elem, false
 			if fields != nil {
 				ft, known := fields[key]
 				if !known {
-					if err := unknownField(path, key, fields, strict); err != nil {
+					if drop, err = w.unknownField(path, key, fields); err != nil {
 						return err
 					}
 				}
 				next = ft
 			}
-			if err := checkKeys(dec, next, path+key+".", strict, depth+1); err != nil {
+			if err := w.value(next, path+key+".", depth+1); err != nil {
 				return err
+			}
+			if drop {
+				w.dropMember(start, dec.InputOffset(), kept)
+			} else {
+				kept = true
 			}
 		}
 	case '[':
@@ -148,13 +198,67 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string, strict bool, dept
 			elem = t.Elem()
 		}
 		for dec.More() {
-			if err := checkKeys(dec, elem, path, strict, depth+1); err != nil {
+			if err := w.value(elem, path, depth+1); err != nil {
 				return err
 			}
 		}
 	}
 	_, err = dec.Token() // the closing delimiter
 	return err
+}
+
+// unknownField decides about a key that names no field: in a control body
+// it is refused (with the right spelling for a case variant); in an API
+// body it is ignored, and a case variant is also dropped before decoding.
+func (w *walker) unknownField(path, key string, fields map[string]reflect.Type) (drop bool, err error) {
+	for name := range fields {
+		if strings.EqualFold(name, key) {
+			if !w.strict {
+				return true, nil
+			}
+			return false, &KeyError{Path: path, Key: key, Problem: fmt.Sprintf("unknown field; field names are case-sensitive: send %q", name)}
+		}
+	}
+	if w.strict {
+		return false, &KeyError{Path: path, Key: key, Problem: "unknown field"}
+	}
+	return false, nil
+}
+
+// dropMember notes the member between start (the end of what precedes it:
+// '{' or the previous value) and end (the end of its value). Its leading
+// comma goes with it; a member with no member kept before it takes the
+// comma that follows it instead, so the object stays well formed.
+func (w *walker) dropMember(start, end int64, keptBefore bool) {
+	if !keptBefore {
+		i := end
+		for i < int64(len(w.data)) && isSpace(w.data[i]) {
+			i++
+		}
+		if i < int64(len(w.data)) && w.data[i] == ',' {
+			end = i + 1
+		}
+	}
+	w.drop = append(w.drop, [2]int64{start, end})
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// without is the body with the dropped members left out (the body itself
+// when there are none, the usual case).
+func (w *walker) without() []byte {
+	if len(w.drop) == 0 {
+		return w.data
+	}
+	out := make([]byte, 0, len(w.data))
+	at := int64(0)
+	for _, d := range w.drop {
+		if d[0] > at {
+			out = append(out, w.data[at:d[0]]...)
+		}
+		at = max(at, d[1])
+	}
+	return append(out, w.data[at:]...)
 }
 
 // KeyError is a key the body may not hold. Key is the client's own text,
@@ -196,18 +300,6 @@ func (k *keySet) add(key string) bool {
 	}
 	k.many[key] = true
 	return true
-}
-
-func unknownField(path, key string, fields map[string]reflect.Type, strict bool) error {
-	for name := range fields {
-		if strings.EqualFold(name, key) {
-			return &KeyError{Path: path, Key: key, Problem: fmt.Sprintf("unknown field; field names are case-sensitive: send %q", name)}
-		}
-	}
-	if strict {
-		return &KeyError{Path: path, Key: key, Problem: "unknown field"}
-	}
-	return nil
 }
 
 // jsonFields maps the JSON names of a struct's fields to their types, as
