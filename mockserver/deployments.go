@@ -16,97 +16,81 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 )
 
-// deployState is the server's side of deployments: the runs of deployments
-// and previews, and the automations that trigger them. The rules live in
-// internal/deploy.
-type deployState struct {
-	runs        *deploy.Store
-	automations *deploy.Automations
+// AutomationTrigger is what starts an automation. Only a custom schedule can
+// be triggered over the API.
+type AutomationTrigger string
+
+// The automation triggers of the service.
+const (
+	TriggerCustomSchedule AutomationTrigger = "custom_schedule"
+	TriggerCodeChange     AutomationTrigger = "code_change"
+	TriggerContentUpdate  AutomationTrigger = "content_update"
+)
+
+// Automation is a stored automation and how many runs it was asked for.
+type Automation struct {
+	ID      string            `json:"id"`
+	Project string            `json:"project"`
+	Trigger AutomationTrigger `json:"trigger"`
+	Active  bool              `json:"active"`
+	Runs    int               `json:"runs"`
 }
 
-func newDeployState() *deployState {
-	return &deployState{runs: deploy.NewStore(), automations: deploy.NewAutomations()}
+// Automations lists the stored automations in the order they were added.
+// Every project starts with four (stable IDs): an active custom-schedule
+// one, an inactive custom-schedule one, a code-change one and a
+// content-update one.
+func (s *Server) Automations() []Automation {
+	all := s.deploys.automations.All()
+	out := make([]Automation, len(all))
+	for i, a := range all {
+		out[i] = Automation{ID: a.ID, Project: a.Project, Trigger: AutomationTrigger(a.Trigger), Active: a.Active, Runs: a.Runs}
+	}
+	return out
 }
 
-// resetDeployments forgets every run and automation, then gives every
-// project, with or without -seed, the automations -seed promises (an
-// active custom-schedule one, an inactive one, a code-change and a
-// content-update one) and a short deployment history of three
-// GitHub-triggered runs, all with stable IDs: tests in any language can
-// name them without asking first. Projects are seeded in the order of
-// their IDs, so the lists come out the same on every start.
-func (s *Server) resetDeployments() {
-	s.deploys.runs.Reset()
-	s.deploys.automations.Reset()
+// AddAutomation stores a new automation of the project and returns it.
+func (s *Server) AddAutomation(projectID string, trigger AutomationTrigger, active bool) (Automation, error) {
+	if s.projects[projectID] == nil {
+		return Automation{}, fmt.Errorf("%w %q", ErrUnknownProject, projectID)
+	}
+	if !deploy.Trigger(trigger).Valid() {
+		return Automation{}, fmt.Errorf("mockserver: unknown trigger %q (want %s, %s or %s)", trigger,
+			TriggerCustomSchedule, TriggerCodeChange, TriggerContentUpdate)
+	}
+	a := deploy.Automation{ID: randomHex(), Project: projectID, Trigger: deploy.Trigger(trigger), Active: active}
+	s.deploys.automations.Add(a)
+	return Automation{ID: a.ID, Project: a.Project, Trigger: trigger, Active: active}, nil
+}
+
+// DeploymentRecord is a deployment or preview as the server stores it.
+type DeploymentRecord struct {
+	ID         string    `json:"statusId"`
+	ProjectID  string    `json:"projectId"`
+	Preview    bool      `json:"preview"`
+	Branch     string    `json:"branch"`
+	Status     string    `json:"status"`               // as the status route reports it now
+	PreviewURL string    `json:"previewUrl,omitempty"` // previews only
+	CreatedAt  time.Time `json:"createdAt"`
+	EndsAt     time.Time `json:"endsAt"` // when the run reaches its verdict
+	Fails      bool      `json:"fails"`  // the verdict will be (or was) failure
+}
+
+// Deployments lists deployments and previews in the order they started,
+// the seeded history first.
+func (s *Server) Deployments() []DeploymentRecord {
 	now := s.Now()
-	for _, id := range slices.Sorted(maps.Keys(s.projects)) {
-		p := s.projects[id]
-		for _, a := range []struct {
-			name    string
-			trigger deploy.Trigger
-			active  bool
-		}{
-			{"weekly", deploy.CustomSchedule, true},
-			{"paused", deploy.CustomSchedule, false},
-			{"on-push", deploy.CodeChange, true},
-			{"on-content", deploy.ContentUpdate, true},
-		} {
-			s.deploys.automations.Add(deploy.Automation{ID: stableHex(id, a.name), Project: id, Trigger: a.trigger, Active: a.active})
+	var out []DeploymentRecord
+	for _, d := range s.deploys.runs.All() {
+		r := DeploymentRecord{ID: d.ID, ProjectID: d.ProjectID, Preview: d.Preview, Branch: d.Branch,
+			Status: string(s.deploys.runs.StatusAt(d, now)), CreatedAt: d.CreatedAt}
+		r.EndsAt, r.Fails = s.deploys.runs.Verdict(d)
+		if d.Preview {
+			r.PreviewURL = deploy.PreviewURL(d.Subdomain, d.Branch)
 		}
-		for i := 3; i >= 1; i-- {
-			s.deploys.runs.Start(&deploy.Deployment{
-				ID: stableHex(id, fmt.Sprint("deployment", i)), ProjectID: id, Branch: p.branch, Subdomain: p.subdomain,
-				Source: "github", CreatedAt: now.Add(-time.Duration(i) * 24 * time.Hour), Duration: 2 * time.Minute,
-				Fails:  i == 2,
-				Author: &deploy.Author{Name: "Ada Lovelace", AvatarURL: "https://avatars.githubusercontent.com/u/1001", GitHubUserID: 1001},
-			})
-		}
+		out = append(out, r)
 	}
-}
-
-// stableHex is a 24-hex-digit ID (the service's IDs look like MongoDB
-// ObjectIds) that depends only on its parts, for seeded data.
-func stableHex(parts ...string) string {
-	sum := sha1.Sum([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(sum[:12])
-}
-
-// randomHex is a fresh 24-hex-digit ID.
-func randomHex() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// isHexID reports whether id has the shape of the service's IDs.
-func isHexID(id string) bool {
-	if len(id) != 24 {
-		return false
-	}
-	for i := range len(id) {
-		if c := id[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// runFails decides whether a new deployment, preview or export ends in
-// failure: the override header, then the outcome forced on every run (the
-// flag or the control API), then the project's own outcome.
-func (s *Server) runFails(forced Outcome, p *project) bool {
-	if forced != "" {
-		return forced == OutcomeFailed
-	}
-	if o := s.defaultOutcome.Load(); o != nil {
-		return *o == OutcomeFailed
-	}
-	if p != nil {
-		if o := p.outcome.Load(); o != nil {
-			return *o == OutcomeFailed
-		}
-	}
-	return false
+	return out
 }
 
 // SetProjectOutcome sets how the project's new deployments, previews and
@@ -199,79 +183,95 @@ func (s *Server) triggerAutomation(c *call) reply {
 	}))
 }
 
-// AutomationTrigger is what starts an automation. Only a custom schedule can
-// be triggered over the API.
-type AutomationTrigger string
-
-// The automation triggers of the service.
-const (
-	TriggerCustomSchedule AutomationTrigger = "custom_schedule"
-	TriggerCodeChange     AutomationTrigger = "code_change"
-	TriggerContentUpdate  AutomationTrigger = "content_update"
-)
-
-// Automation is a stored automation and how many runs it was asked for.
-type Automation struct {
-	ID      string            `json:"id"`
-	Project string            `json:"project"`
-	Trigger AutomationTrigger `json:"trigger"`
-	Active  bool              `json:"active"`
-	Runs    int               `json:"runs"`
+// deployState is the server's side of deployments: the runs of deployments
+// and previews, and the automations that trigger them. The rules live in
+// internal/deploy.
+type deployState struct {
+	runs        *deploy.Store
+	automations *deploy.Automations
 }
 
-// Automations lists the stored automations in the order they were added.
-// Every project starts with four (stable IDs): an active custom-schedule
-// one, an inactive custom-schedule one, a code-change one and a
-// content-update one.
-func (s *Server) Automations() []Automation {
-	all := s.deploys.automations.All()
-	out := make([]Automation, len(all))
-	for i, a := range all {
-		out[i] = Automation{ID: a.ID, Project: a.Project, Trigger: AutomationTrigger(a.Trigger), Active: a.Active, Runs: a.Runs}
-	}
-	return out
+func newDeployState() *deployState {
+	return &deployState{runs: deploy.NewStore(), automations: deploy.NewAutomations()}
 }
 
-// AddAutomation stores a new automation of the project and returns it.
-func (s *Server) AddAutomation(projectID string, trigger AutomationTrigger, active bool) (Automation, error) {
-	if s.projects[projectID] == nil {
-		return Automation{}, fmt.Errorf("%w %q", ErrUnknownProject, projectID)
-	}
-	if !deploy.Trigger(trigger).Valid() {
-		return Automation{}, fmt.Errorf("mockserver: unknown trigger %q (want %s, %s or %s)", trigger,
-			TriggerCustomSchedule, TriggerCodeChange, TriggerContentUpdate)
-	}
-	a := deploy.Automation{ID: randomHex(), Project: projectID, Trigger: deploy.Trigger(trigger), Active: active}
-	s.deploys.automations.Add(a)
-	return Automation{ID: a.ID, Project: a.Project, Trigger: trigger, Active: active}, nil
-}
-
-// DeploymentRecord is a deployment or preview as the server stores it.
-type DeploymentRecord struct {
-	ID         string    `json:"statusId"`
-	ProjectID  string    `json:"projectId"`
-	Preview    bool      `json:"preview"`
-	Branch     string    `json:"branch"`
-	Status     string    `json:"status"`               // as the status route reports it now
-	PreviewURL string    `json:"previewUrl,omitempty"` // previews only
-	CreatedAt  time.Time `json:"createdAt"`
-	EndsAt     time.Time `json:"endsAt"` // when the run reaches its verdict
-	Fails      bool      `json:"fails"`  // the verdict will be (or was) failure
-}
-
-// Deployments lists deployments and previews in the order they started,
-// the seeded history first.
-func (s *Server) Deployments() []DeploymentRecord {
+// resetDeployments forgets every run and automation, then gives every
+// project, with or without -seed, the automations -seed promises (an
+// active custom-schedule one, an inactive one, a code-change and a
+// content-update one) and a short deployment history of three
+// GitHub-triggered runs, all with stable IDs: tests in any language can
+// name them without asking first. Projects are seeded in the order of
+// their IDs, so the lists come out the same on every start.
+func (s *Server) resetDeployments() {
+	s.deploys.runs.Reset()
+	s.deploys.automations.Reset()
 	now := s.Now()
-	var out []DeploymentRecord
-	for _, d := range s.deploys.runs.All() {
-		r := DeploymentRecord{ID: d.ID, ProjectID: d.ProjectID, Preview: d.Preview, Branch: d.Branch,
-			Status: string(s.deploys.runs.StatusAt(d, now)), CreatedAt: d.CreatedAt}
-		r.EndsAt, r.Fails = s.deploys.runs.Verdict(d)
-		if d.Preview {
-			r.PreviewURL = deploy.PreviewURL(d.Subdomain, d.Branch)
+	for _, id := range slices.Sorted(maps.Keys(s.projects)) {
+		p := s.projects[id]
+		for _, a := range []struct {
+			name    string
+			trigger deploy.Trigger
+			active  bool
+		}{
+			{"weekly", deploy.CustomSchedule, true},
+			{"paused", deploy.CustomSchedule, false},
+			{"on-push", deploy.CodeChange, true},
+			{"on-content", deploy.ContentUpdate, true},
+		} {
+			s.deploys.automations.Add(deploy.Automation{ID: stableHex(id, a.name), Project: id, Trigger: a.trigger, Active: a.active})
 		}
-		out = append(out, r)
+		for i := 3; i >= 1; i-- {
+			s.deploys.runs.Start(&deploy.Deployment{
+				ID: stableHex(id, fmt.Sprint("deployment", i)), ProjectID: id, Branch: p.branch, Subdomain: p.subdomain,
+				Source: "github", CreatedAt: now.Add(-time.Duration(i) * 24 * time.Hour), Duration: 2 * time.Minute,
+				Fails:  i == 2,
+				Author: &deploy.Author{Name: "Ada Lovelace", AvatarURL: "https://avatars.githubusercontent.com/u/1001", GitHubUserID: 1001},
+			})
+		}
 	}
-	return out
+}
+
+// runFails decides whether a new deployment, preview or export ends in
+// failure: the override header, then the outcome forced on every run (the
+// flag or the control API), then the project's own outcome.
+func (s *Server) runFails(forced Outcome, p *project) bool {
+	if forced != "" {
+		return forced == OutcomeFailed
+	}
+	if o := s.defaultOutcome.Load(); o != nil {
+		return *o == OutcomeFailed
+	}
+	if p != nil {
+		if o := p.outcome.Load(); o != nil {
+			return *o == OutcomeFailed
+		}
+	}
+	return false
+}
+
+// stableHex is a 24-hex-digit ID (the service's IDs look like MongoDB
+// ObjectIds) that depends only on its parts, for seeded data.
+func stableHex(parts ...string) string {
+	sum := sha1.Sum([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:12])
+}
+
+// randomHex is a fresh 24-hex-digit ID.
+func randomHex() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// isHexID reports whether id has the shape of the service's IDs.
+func isHexID(id string) bool {
+	if len(id) != 24 {
+		return false
+	}
+	for i := range len(id) {
+		if c := id[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -51,68 +51,6 @@ type Job struct {
 	ArchivedAt *time.Time `json:"archivedAt,omitempty"` // nil until archived
 }
 
-func snapshot(j *jobs.Job, now time.Time) Job {
-	status, pr := j.View(now)
-	out := Job{
-		ID:         j.ID,
-		ProjectID:  j.ProjectID,
-		Status:     status,
-		Outcome:    j.Outcome,
-		Prompt:     j.Prompt,
-		FollowUps:  append([]string{}, j.FollowUps...),
-		Repository: j.Repo,
-		Ref:        j.Ref,
-		Model:      jobs.Model,
-		CreatedAt:  j.CreatedAt,
-		RunEndsAt:  j.RunEnd,
-	}
-	if pr {
-		out.PRLink = j.PRLink()
-	}
-	if j.Archived {
-		t := j.ArchivedAt
-		out.ArchivedAt = &t
-	}
-	return out
-}
-
-// apiTime is the service's timestamp format: RFC 3339 in UTC, milliseconds.
-const apiTime = "2006-01-02T15:04:05.000Z07:00"
-
-// appendJob writes the job as the API shows it.
-func appendJob(b []byte, j *jobs.Job, now time.Time) []byte {
-	status, pr := j.View(now)
-	b = append(b, `{"id":`...)
-	b = appendJSONString(b, j.ID)
-	b = append(b, `,"status":"`...)
-	b = append(b, status...)
-	b = append(b, `","source":{"repository":`...)
-	b = appendJSONString(b, j.Repo)
-	b = append(b, `,"ref":`...)
-	b = appendJSONString(b, j.Ref)
-	b = append(b, `},"model":"`+jobs.Model+`","prLink":`...)
-	if pr {
-		b = append(b, '"')
-		b = append(b, j.Repo...)
-		b = append(b, "/pull/"...)
-		b = strconv.AppendInt(b, int64(j.PRNumber), 10)
-		b = append(b, '"')
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"createdAt":"`...)
-	b = j.CreatedAt.UTC().AppendFormat(b, apiTime)
-	b = append(b, `","archivedAt":`...)
-	if !j.Archived {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '"')
-		b = j.ArchivedAt.UTC().AppendFormat(b, apiTime)
-		b = append(b, '"')
-	}
-	return append(b, '}')
-}
-
 // Jobs returns every stored job in creation order, across projects, with
 // the prompts each was given.
 func (s *Server) Jobs() []Job {
@@ -203,42 +141,6 @@ func (s *Server) followUp(c *call) reply {
 	return jobReply(http.StatusOK, &j, c.now)
 }
 
-// followUpRefused is the answer to a follow-up the job cannot take.
-func followUpRefused(r jobs.Refusal) reply {
-	if r == jobs.Archived {
-		return errorReply(http.StatusBadRequest, "Invalid request", "the job is archived and cannot take follow-up messages")
-	}
-	return jobNotFound()
-}
-
-func jobNotFound() reply {
-	return errorReply(http.StatusNotFound, "Job not found")
-}
-
-func jobReply(status int, j *jobs.Job, now time.Time) reply {
-	buf := getBuf()
-	*buf = appendJob(*buf, j, now)
-	return reply{status: status, body: *buf, buf: buf}
-}
-
-// chooseOutcome decides how a run ends. The override header wins, then an
-// outcome set over the control API, then the agent function; the default is
-// the happy path, a pull request.
-func (s *Server) chooseOutcome(prompt string, forced Outcome) Outcome {
-	if forced != "" {
-		return forced
-	}
-	if o := s.defaultOutcome.Load(); o != nil {
-		return *o
-	}
-	if s.cfg.agent != nil {
-		if o := s.cfg.agent(prompt); jobs.ValidOutcome(o) {
-			return o
-		}
-	}
-	return OutcomePullRequest
-}
-
 // readPrompt reads and validates {"prompt": "..."}, the body of a create
 // and of a follow-up.
 func readPrompt(c *call) (string, reply, bool) {
@@ -259,4 +161,102 @@ func readPrompt(c *call) (string, reply, bool) {
 		return "", invalidBody("prompt: must not be empty"), false
 	}
 	return prompt, reply{}, true
+}
+
+// chooseOutcome decides how a run ends. The override header wins, then an
+// outcome set over the control API, then the agent function; the default is
+// the happy path, a pull request.
+func (s *Server) chooseOutcome(prompt string, forced Outcome) Outcome {
+	if forced != "" {
+		return forced
+	}
+	if o := s.defaultOutcome.Load(); o != nil {
+		return *o
+	}
+	if s.cfg.agent != nil {
+		if o := s.cfg.agent(prompt); jobs.ValidOutcome(o) {
+			return o
+		}
+	}
+	return OutcomePullRequest
+}
+
+// followUpRefused is the answer to a follow-up the job cannot take.
+func followUpRefused(r jobs.Refusal) reply {
+	if r == jobs.Archived {
+		return errorReply(http.StatusBadRequest, "Invalid request", "the job is archived and cannot take follow-up messages")
+	}
+	return jobNotFound()
+}
+
+func jobNotFound() reply {
+	return errorReply(http.StatusNotFound, "Job not found")
+}
+
+func jobReply(status int, j *jobs.Job, now time.Time) reply {
+	buf := getBuf()
+	*buf = appendJob(*buf, j, now)
+	return reply{status: status, body: *buf, buf: buf}
+}
+
+func snapshot(j *jobs.Job, now time.Time) Job {
+	status, pr := j.View(now)
+	out := Job{
+		ID:         j.ID,
+		ProjectID:  j.ProjectID,
+		Status:     status,
+		Outcome:    j.Outcome,
+		Prompt:     j.Prompt,
+		FollowUps:  append([]string{}, j.FollowUps...),
+		Repository: j.Repo,
+		Ref:        j.Ref,
+		Model:      jobs.Model,
+		CreatedAt:  j.CreatedAt,
+		RunEndsAt:  j.RunEnd,
+	}
+	if pr {
+		out.PRLink = j.PRLink()
+	}
+	if j.Archived {
+		t := j.ArchivedAt
+		out.ArchivedAt = &t
+	}
+	return out
+}
+
+// apiTime is the service's timestamp format: RFC 3339 in UTC, milliseconds.
+const apiTime = "2006-01-02T15:04:05.000Z07:00"
+
+// appendJob writes the job as the API shows it.
+func appendJob(b []byte, j *jobs.Job, now time.Time) []byte {
+	status, pr := j.View(now)
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, j.ID)
+	b = append(b, `,"status":"`...)
+	b = append(b, status...)
+	b = append(b, `","source":{"repository":`...)
+	b = appendJSONString(b, j.Repo)
+	b = append(b, `,"ref":`...)
+	b = appendJSONString(b, j.Ref)
+	b = append(b, `},"model":"`+jobs.Model+`","prLink":`...)
+	if pr {
+		b = append(b, '"')
+		b = append(b, j.Repo...)
+		b = append(b, "/pull/"...)
+		b = strconv.AppendInt(b, int64(j.PRNumber), 10)
+		b = append(b, '"')
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"createdAt":"`...)
+	b = j.CreatedAt.UTC().AppendFormat(b, apiTime)
+	b = append(b, `","archivedAt":`...)
+	if !j.Archived {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '"')
+		b = j.ArchivedAt.UTC().AppendFormat(b, apiTime)
+		b = append(b, '"')
+	}
+	return append(b, '}')
 }

@@ -148,6 +148,29 @@ func unauthorized(detail string) reply {
 	return errorReply(http.StatusUnauthorized, "Unauthorized", detail)
 }
 
+// admit applies the endpoint's limit (see limits in routes.go). A request
+// uses its slot once admitted, whatever its answer turns out to be.
+func (s *Server) admit(kind ratelimit.Kind, c *call) (reply, bool) {
+	if kind == noLimit {
+		return reply{}, true
+	}
+	k := &limits[kind]
+	lim := k.of(&s.cfg)
+	if lim.N <= 0 || lim.Per <= 0 {
+		return reply{}, true
+	}
+	what := k.what
+	wait, ok := s.limiter.Take(kind, k.bucket(c), c.now, lim)
+	if ok {
+		return reply{}, true
+	}
+	secs := ratelimit.RetryAfterSeconds(wait)
+	rep := errorReply(http.StatusTooManyRequests, "Rate limit exceeded",
+		fmt.Sprintf("at most %d %s every %s; retry in %d seconds", lim.N, what, lim.Per, secs))
+	rep.retryAfter = strconv.Itoa(secs)
+	return rep, false
+}
+
 func (s *Server) notFound(r *http.Request) reply {
 	hint := closestRoute(apiRoutes, r.Method, r.URL.Path)
 	return errorReply(http.StatusNotFound, "Not found",
@@ -161,6 +184,55 @@ func (s *Server) record(e *journal.Entry, started time.Time) {
 	if s.cfg.logger != nil {
 		s.logRequest(e)
 	}
+}
+
+// JournalEntry records one API request as the server saw and answered it.
+// It never holds the API key, so a journal can be printed in test output.
+// Control-API requests are not journaled, so counts reflect only what the
+// client under test did.
+//
+// Processed and EndpointStatus let a test prove whether the server acted:
+// Processed is false when a fault answered or dropped the request before the
+// endpoint ran (close, status without AfterProcessing, a client that left
+// during a latency delay, an invalid FaultHeader); EndpointStatus is what
+// the endpoint answered (201: the job was created), whatever the client got.
+// Status is the status sent to the client: for a status fault the injected
+// one, so under AfterProcessing it differs from EndpointStatus (504 and
+// 201); for reset, the endpoint's status that the reset kept from the
+// client; 0 when no response was produced.
+type JournalEntry = journal.Entry
+
+// Journal returns the recorded API requests, oldest first: at most the
+// journal size (see WithJournalSize) and 16 MB, with paths and queries cut
+// to 2 KB each. Use it to count calls and retries.
+func (s *Server) Journal() []JournalEntry { return s.journal.Snapshot() }
+
+// ClearJournal forgets the recorded requests, typically after test setup so
+// that later counts cover only the code under test.
+func (s *Server) ClearJournal() { s.journal.Clear() }
+
+func (s *Server) logRequest(e *journal.Entry) {
+	attrs := []slog.Attr{
+		slog.String("method", e.Method),
+		slog.String("path", e.Path),
+		slog.Int("status", e.Status),
+		slog.String("route", e.Route),
+		slog.String("request_id", e.RequestID),
+		slog.Duration("duration", e.Duration),
+	}
+	if e.Query != "" {
+		attrs = append(attrs, slog.String("query", e.Query))
+	}
+	if e.Auth != "" {
+		attrs = append(attrs, slog.String("auth", e.Auth))
+	}
+	if e.Fault != "" {
+		attrs = append(attrs, slog.String("fault", e.Fault), slog.Bool("processed", e.Processed))
+		if e.EndpointStatus != 0 && e.EndpointStatus != e.Status {
+			attrs = append(attrs, slog.Int("endpoint_status", e.EndpointStatus))
+		}
+	}
+	s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
 }
 
 func writeReply(w http.ResponseWriter, rep reply) {
@@ -233,25 +305,6 @@ func sleep(req, server context.Context, d time.Duration) bool {
 // refused without being read whole.
 const maxBodyBytes = 1 << 20
 
-// bodyProblem is the detail for a body reqbody refused: a key the client
-// sent is echoed only in part.
-func bodyProblem(err error) string {
-	var ke *reqbody.KeyError
-	if errors.As(err, &ke) {
-		return ke.Path + clipDetail(ke.Key) + ": " + ke.Problem
-	}
-	return err.Error()
-}
-
-func invalidBody(detail string) reply {
-	return errorReply(http.StatusBadRequest, "Invalid request body", detail)
-}
-
-func tooLarge() reply {
-	return errorReply(http.StatusRequestEntityTooLarge, "Request body too large",
-		"the limit is "+strconv.Itoa(maxBodyBytes)+" bytes")
-}
-
 // readBody reads a JSON object body into v, bounded like every API body:
 // through http.MaxBytesReader, so an oversized body costs at most the
 // limit. whenEmpty, if set, is the detail for an empty body.
@@ -284,74 +337,21 @@ func readBody(c *call, v any, whenEmpty string) (reply, bool) {
 	return reply{}, true
 }
 
-// JournalEntry records one API request as the server saw and answered it.
-// It never holds the API key, so a journal can be printed in test output.
-// Control-API requests are not journaled, so counts reflect only what the
-// client under test did.
-//
-// Processed and EndpointStatus let a test prove whether the server acted:
-// Processed is false when a fault answered or dropped the request before the
-// endpoint ran (close, status without AfterProcessing, a client that left
-// during a latency delay, an invalid FaultHeader); EndpointStatus is what
-// the endpoint answered (201: the job was created), whatever the client got.
-// Status is the status sent to the client: for a status fault the injected
-// one, so under AfterProcessing it differs from EndpointStatus (504 and
-// 201); for reset, the endpoint's status that the reset kept from the
-// client; 0 when no response was produced.
-type JournalEntry = journal.Entry
-
-// Journal returns the recorded API requests, oldest first: at most the
-// journal size (see WithJournalSize) and 16 MB, with paths and queries cut
-// to 2 KB each. Use it to count calls and retries.
-func (s *Server) Journal() []JournalEntry { return s.journal.Snapshot() }
-
-// ClearJournal forgets the recorded requests, typically after test setup so
-// that later counts cover only the code under test.
-func (s *Server) ClearJournal() { s.journal.Clear() }
-
-func (s *Server) logRequest(e *journal.Entry) {
-	attrs := []slog.Attr{
-		slog.String("method", e.Method),
-		slog.String("path", e.Path),
-		slog.Int("status", e.Status),
-		slog.String("route", e.Route),
-		slog.String("request_id", e.RequestID),
-		slog.Duration("duration", e.Duration),
+// bodyProblem is the detail for a body reqbody refused: a key the client
+// sent is echoed only in part.
+func bodyProblem(err error) string {
+	var ke *reqbody.KeyError
+	if errors.As(err, &ke) {
+		return ke.Path + clipDetail(ke.Key) + ": " + ke.Problem
 	}
-	if e.Query != "" {
-		attrs = append(attrs, slog.String("query", e.Query))
-	}
-	if e.Auth != "" {
-		attrs = append(attrs, slog.String("auth", e.Auth))
-	}
-	if e.Fault != "" {
-		attrs = append(attrs, slog.String("fault", e.Fault), slog.Bool("processed", e.Processed))
-		if e.EndpointStatus != 0 && e.EndpointStatus != e.Status {
-			attrs = append(attrs, slog.Int("endpoint_status", e.EndpointStatus))
-		}
-	}
-	s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
+	return err.Error()
 }
 
-// admit applies the endpoint's limit (see limits in routes.go). A request
-// uses its slot once admitted, whatever its answer turns out to be.
-func (s *Server) admit(kind ratelimit.Kind, c *call) (reply, bool) {
-	if kind == noLimit {
-		return reply{}, true
-	}
-	k := &limits[kind]
-	lim := k.of(&s.cfg)
-	if lim.N <= 0 || lim.Per <= 0 {
-		return reply{}, true
-	}
-	what := k.what
-	wait, ok := s.limiter.Take(kind, k.bucket(c), c.now, lim)
-	if ok {
-		return reply{}, true
-	}
-	secs := ratelimit.RetryAfterSeconds(wait)
-	rep := errorReply(http.StatusTooManyRequests, "Rate limit exceeded",
-		fmt.Sprintf("at most %d %s every %s; retry in %d seconds", lim.N, what, lim.Per, secs))
-	rep.retryAfter = strconv.Itoa(secs)
-	return rep, false
+func invalidBody(detail string) reply {
+	return errorReply(http.StatusBadRequest, "Invalid request body", detail)
+}
+
+func tooLarge() reply {
+	return errorReply(http.StatusRequestEntityTooLarge, "Request body too large",
+		"the limit is "+strconv.Itoa(maxBodyBytes)+" bytes")
 }

@@ -12,27 +12,25 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
-// exportState is the server's side of static export: the export jobs, the
-// signer of bundle links, the padding of new links and the storage host
-// that serves them (bundlehost.go). The rules live in internal/staticexport.
-type exportState struct {
-	jobs       *staticexport.Store
-	signer     *staticexport.Signer
-	bundleSize atomic.Int64
-	host       storageHost
+// ErrUnknownKey is returned by SetStaticExport for a key the server does not
+// know.
+var ErrUnknownKey = access.ErrUnknownKey
+
+// SetStaticExport turns static export on or off for the organization that
+// owns key.
+func (s *Server) SetStaticExport(key string, enabled bool) error {
+	return s.orgs.SetStaticExport(key, enabled)
 }
 
-func newExportState() *exportState {
-	secret := make([]byte, 32)
-	_, _ = rand.Read(secret)
-	return &exportState{jobs: staticexport.NewStore(), signer: staticexport.NewSigner(secret)}
-}
+// MaxBundleSize is the largest padded bundle (1 TiB): WithBundleSize and
+// the control API refuse more, SetBundleSize caps at it.
+const MaxBundleSize = staticexport.MaxSize
 
-// reset forgets every export and pads new links to bundleSize again.
-func (e *exportState) reset(bundleSize int64) {
-	e.jobs.Reset()
-	e.bundleSize.Store(bundleSize)
-}
+// SetBundleSize pads the bundles of links minted from now on to n bytes
+// (still a valid tar.gz of the same pages; the storage host streams the
+// padding without holding it). n smaller than the real bundle, or 0, gives
+// the real bundle; n is capped at MaxBundleSize.
+func (s *Server) SetBundleSize(n int64) { s.exports.bundleSize.Store(min(max(n, 0), MaxBundleSize)) }
 
 // startStaticExport queues an export of the organization's site at domain.
 func (s *Server) startStaticExport(c *call) reply {
@@ -112,6 +110,30 @@ func (s *Server) staticExportBundle(c *call) reply {
 	}{j.ID, base + link, size, expires.UTC().Format(time.RFC3339)}))
 }
 
+func exportNotFound() reply { return errorReply(http.StatusNotFound, "Static export job not found") }
+
+// exportState is the server's side of static export: the export jobs, the
+// signer of bundle links, the padding of new links and the storage host
+// that serves them (bundlehost.go). The rules live in internal/staticexport.
+type exportState struct {
+	jobs       *staticexport.Store
+	signer     *staticexport.Signer
+	bundleSize atomic.Int64
+	host       storageHost
+}
+
+func newExportState() *exportState {
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	return &exportState{jobs: staticexport.NewStore(), signer: staticexport.NewSigner(secret)}
+}
+
+// reset forgets every export and pads new links to bundleSize again.
+func (e *exportState) reset(bundleSize int64) {
+	e.jobs.Reset()
+	e.bundleSize.Store(bundleSize)
+}
+
 // projectAt is the organization's project served at domain (its subdomain
 // under mintlify.app), whose outcome an export of it takes; nil for any
 // other domain, such as a custom one.
@@ -123,25 +145,3 @@ func (s *Server) projectAt(o *access.Organization, domain string) *project {
 	}
 	return nil
 }
-
-func exportNotFound() reply { return errorReply(http.StatusNotFound, "Static export job not found") }
-
-// ErrUnknownKey is returned by SetStaticExport for a key the server does not
-// know.
-var ErrUnknownKey = access.ErrUnknownKey
-
-// SetStaticExport turns static export on or off for the organization that
-// owns key.
-func (s *Server) SetStaticExport(key string, enabled bool) error {
-	return s.orgs.SetStaticExport(key, enabled)
-}
-
-// MaxBundleSize is the largest padded bundle (1 TiB): WithBundleSize and
-// the control API refuse more, SetBundleSize caps at it.
-const MaxBundleSize = staticexport.MaxSize
-
-// SetBundleSize pads the bundles of links minted from now on to n bytes
-// (still a valid tar.gz of the same pages; the storage host streams the
-// padding without holding it). n smaller than the real bundle, or 0, gives
-// the real bundle; n is capped at MaxBundleSize.
-func (s *Server) SetBundleSize(n int64) { s.exports.bundleSize.Store(min(max(n, 0), MaxBundleSize)) }
