@@ -1,6 +1,9 @@
 package deploy
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Trigger is what starts an automation.
 type Trigger string
@@ -33,25 +36,21 @@ type Run struct {
 }
 
 // Automations keeps the automations of one server and counts their runs.
-// It is safe for concurrent use.
+// It is safe for concurrent use; the zero value is an empty store.
 type Automations struct {
-	mu    sync.RWMutex
-	byID  map[string]*Automation
-	order []*Automation
+	mu   sync.RWMutex
+	list []Automation   // in the order they were added
+	byID map[string]int // index in list
 }
 
 // NewAutomations returns an empty store.
-func NewAutomations() *Automations {
-	a := &Automations{}
-	a.Reset()
-	return a
-}
+func NewAutomations() *Automations { return &Automations{} }
 
 // Reset forgets every automation.
 func (as *Automations) Reset() {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	as.byID, as.order = map[string]*Automation{}, nil
+	as.list, as.byID = nil, nil
 }
 
 // Add stores a; its ID must be new.
@@ -61,9 +60,12 @@ func (as *Automations) Add(a Automation) bool {
 	if _, dup := as.byID[a.ID]; dup {
 		return false
 	}
+	if as.byID == nil {
+		as.byID = map[string]int{}
+	}
 	a.Runs = 0
-	as.byID[a.ID] = &a
-	as.order = append(as.order, &a)
+	as.byID[a.ID] = len(as.list)
+	as.list = append(as.list, a)
 	return true
 }
 
@@ -71,11 +73,7 @@ func (as *Automations) Add(a Automation) bool {
 func (as *Automations) All() []Automation {
 	as.mu.RLock()
 	defer as.mu.RUnlock()
-	out := make([]Automation, len(as.order))
-	for i, a := range as.order {
-		out[i] = *a
-	}
-	return out
+	return slices.Clone(as.list)
 }
 
 // Refusal says why an automation cannot run.
@@ -94,15 +92,15 @@ const (
 func (as *Automations) Trigger(project, id, runID, jobID string) (Run, Refusal) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	a := as.byID[id]
+	i, ok := as.byID[id]
 	switch {
-	case a == nil || a.Project != project:
+	case !ok || as.list[i].Project != project:
 		return Run{}, NotFound
-	case !a.Active:
+	case !as.list[i].Active:
 		return Run{}, Inactive
-	case a.Trigger != CustomSchedule:
+	case as.list[i].Trigger != CustomSchedule:
 		return Run{}, NotSchedule
 	}
-	a.Runs++
+	as.list[i].Runs++
 	return Run{AutomationID: id, RunID: runID, JobID: jobID}, Accepted
 }

@@ -33,11 +33,7 @@ type window struct {
 }
 
 // New returns a limiter with no request admitted yet.
-func New() *Limiter {
-	l := &Limiter{}
-	l.Reset()
-	return l
-}
+func New() *Limiter { return &Limiter{buckets: map[Kind]map[string]*window{}} }
 
 // Reset forgets every admitted request.
 func (l *Limiter) Reset() {
