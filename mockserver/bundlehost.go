@@ -80,8 +80,9 @@ func (s *Server) closeStorage() {
 	}
 }
 
-// RouteBundleDownload names the storage host's downloads in the journal.
-// It is not an API route: fault rules do not apply to it.
+// RouteBundleDownload names the storage host's downloads in the journal and
+// in fault rules. It is not an API route: only rules that name it apply to
+// it (a "*" rule stays on the API).
 const RouteBundleDownload = "bundle-download" // GET /bundles/{jobId}/bundle.tar.gz on the storage host
 
 // statusRecorder remembers the status a handler sent, for the journal.

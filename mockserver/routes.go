@@ -35,6 +35,7 @@ const (
 	RouteStaticExportBundle = "static-export-bundle" // POST /v1/static-export/jobs/{jobId}/bundle
 )
 
+// The limit kinds of the route table's limit column.
 const (
 	noLimit ratelimit.Kind = iota
 	jobLimit
@@ -71,6 +72,8 @@ func (c *config) deployLimits(lim ratelimit.Limit) ratelimit.Limit {
 	return lim
 }
 
+// route is a row of the route table: how a request is matched, which
+// limit it takes, and the handler of its API area.
 type route struct {
 	name    string
 	method  string
@@ -82,6 +85,8 @@ type route struct {
 	pattern string   // "METHOD path"
 }
 
+// apiRoutes is the route table of the API. Its order breaks ties in the
+// closest-route hint of a 404.
 var apiRoutes = []*route{
 	{name: RouteCreateJob, method: http.MethodPost, path: "/v2/agent/{projectId}/job", limit: jobLimit, outcome: true, handle: (*Server).createJob},
 	{name: RouteGetJob, method: http.MethodGet, path: "/v2/agent/{projectId}/job/{id}", handle: (*Server).getJob},
