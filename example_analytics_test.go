@@ -368,7 +368,7 @@ func ExampleClient_GetFeedbackByPage() {
 	}
 	// Output:
 	// /api/visitors  up 0, down 0, code 1, total 1
-	// /changelog     up 1, down 0, code 0, total 1
+	// /changelog     up 0, down 0, code 0, total 1
 	// /pricing       up 0, down 0, code 0, total 1
 	// /quickstart    up 0, down 1, code 0, total 1
 }

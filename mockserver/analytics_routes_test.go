@@ -1,11 +1,13 @@
 package mockserver_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -277,4 +279,63 @@ func TestDefaultLimits(t *testing.T) {
 	assert.Equal(t, 50, count("feedback", "feedback"))
 	assert.Equal(t, 10, countAt("feedback/by-page", "feedback-by-page", "feedback"))
 	assert.Equal(t, 100, count("assistant", "conversations"))
+}
+
+// byPageFromWalk counts a /feedback walk per page as the vendor's schema
+// defines feedback/by-page: thumbsUp and thumbsDown are "positive (thumbs
+// up) / negative (thumbs down) contextual feedback entries", so they count
+// contextual rows by helpful; code counts code_snippet rows; total counts
+// every row of the page. Pages by total descending, then path.
+func byPageFromWalk(rows []feedbackRow) []pageFeedbackRow {
+	byPath := map[string]*pageFeedbackRow{}
+	var pages []*pageFeedbackRow
+	for _, r := range rows {
+		p := byPath[r.Path]
+		if p == nil {
+			p = &pageFeedbackRow{Path: r.Path}
+			byPath[r.Path] = p
+			pages = append(pages, p)
+		}
+		p.Total++
+		switch {
+		case r.Source == "code_snippet":
+			p.Code++
+		case r.Source == "contextual" && r.Helpful != nil && *r.Helpful:
+			p.ThumbsUp++
+		case r.Source == "contextual":
+			p.ThumbsDown++
+		}
+	}
+	out := make([]pageFeedbackRow, len(pages))
+	for i, p := range pages {
+		out[i] = *p
+	}
+	slices.SortFunc(out, func(a, b pageFeedbackRow) int {
+		return cmp.Or(cmp.Compare(b.Total, a.Total), cmp.Compare(a.Path, b.Path))
+	})
+	return out
+}
+
+// The by-page rows are what a /feedback walk with the same window and
+// filters shows, counted per page: thumbs_only votes count in total only.
+func TestFeedbackByPageCountsWhatAFeedbackWalkShows(t *testing.T) {
+	t.Parallel()
+	d := buildDataset(3)
+	s := mockserver.Start(t, d.options()...)
+	c := newRouteClient(t, s)
+	rng := rand.New(rand.NewPCG(3, 3))
+	filters := append(slices.Clone(feedbackFilters), feedbackFilter{source: "thumbs_only"}, feedbackFilter{source: "contextual", statuses: []string{"pending"}})
+	for wi, w := range d.windows(rng) {
+		for _, f := range filters {
+			walked := walkCursor(c, "feedback", "feedback", w.query()+f.query(), 100, feedbackPage(t), nil)
+			want := byPageFromWalk(walked)
+			var p struct {
+				Feedback []pageFeedbackRow `json:"feedback"`
+				HasMore  bool              `json:"hasMore"`
+			}
+			c.ok("feedback/by-page", "feedback-by-page", "limit=100"+w.query()+f.query(), &p)
+			require.Equal(t, orEmpty(want[:min(100, len(want))]), orEmpty(p.Feedback), "window %d, filter %+v", wi, f)
+			require.Equal(t, len(want) > 100, p.HasMore, "window %d, filter %+v", wi, f)
+		}
+	}
 }

@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
+	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
 // maxControlBody bounds control-API uploads (events, mostly): what one
@@ -24,34 +28,23 @@ type controlRoute struct {
 // controlAPI is the test-facing side of the server, for test code in any
 // language. It needs no key: the mock listens on loopback and holds nothing
 // secret.
-var controlAPI = []*controlRoute{
+var controlAPI = slices.Concat(serverControl, jobControl, analyticsControl, deploymentControl, staticExportControl)
+
+// serverControl drives the server as a whole: its journal, clock, forced
+// outcome, fault rules, keys and reset.
+var serverControl = []*controlRoute{
 	{route: route{method: "GET", path: "/_mock/"}, doc: "this index", serve: (*Server).ctlIndex},
 	{route: route{method: "GET", path: "/_mock/journal"}, doc: "recorded API requests, oldest first", serve: (*Server).ctlJournal},
 	{route: route{method: "DELETE", path: "/_mock/journal"}, doc: "forget recorded requests", serve: (*Server).ctlClearJournal},
-	{route: route{method: "GET", path: "/_mock/jobs"}, doc: "stored jobs with prompts and follow-ups (?project= to filter)", serve: (*Server).ctlJobs},
-	{route: route{method: "GET", path: "/_mock/jobs/{id}"}, doc: "one stored job", serve: (*Server).ctlJob},
-	{route: route{method: "POST", path: "/_mock/jobs/{id}/outcome"}, doc: `set the current run's outcome: {"outcome": "pull-request" | "no-change" | "failed"}`, serve: (*Server).ctlSetOutcome},
-	{route: route{method: "POST", path: "/_mock/jobs/{id}/finish"}, doc: "end the current run now", serve: (*Server).ctlFinish},
-	{route: route{method: "POST", path: "/_mock/jobs/{id}/archive"}, doc: "archive the job", serve: (*Server).ctlArchive},
 	{route: route{method: "GET", path: "/_mock/outcome"}, doc: "the outcome forced on new runs, if any", serve: (*Server).ctlGetOutcome},
 	{route: route{method: "PUT", path: "/_mock/outcome"}, doc: `force the outcome of new runs: {"outcome": "failed"}; {"outcome": ""} hands back to the agent`, serve: (*Server).ctlPutOutcome},
-	{route: route{method: "POST", path: "/_mock/visits"}, doc: `add visits: {"project": "...", "visits": [{"visitorId", "path", "ai", "timestamp"}], "synthetic": N}`, serve: (*Server).ctlAddVisits},
-	{route: route{method: "POST", path: "/_mock/searches"}, doc: `add search events: {"project": "...", "searches": [{"query", "timestamp", "clickedPath"}]}`, serve: (*Server).ctlAddSearches},
-	{route: route{method: "POST", path: "/_mock/feedback"}, doc: `add feedback: {"project": "...", "feedback": [{"id", "path", "source", "status", "comment", "createdAt", "helpful", "contact", "code", "filename", "lang"}]}`, serve: (*Server).ctlAddFeedback},
-	{route: route{method: "POST", path: "/_mock/threads"}, doc: `add assistant threads: {"project": "...", "threads": [{"id", "caller", "turns": [{"timestamp", "query", "response", ...}]}]}`, serve: (*Server).ctlAddThreads},
-	{route: route{method: "GET", path: "/_mock/events"}, doc: "how many events of each kind a project stores (?project=)", serve: (*Server).ctlEventCounts},
 	{route: route{method: "GET", path: "/_mock/clock"}, doc: "the server's time", serve: (*Server).ctlClock},
 	{route: route{method: "POST", path: "/_mock/clock"}, doc: `move the server's time forward: {"advance": "90s"}`, serve: (*Server).ctlAdvance},
 	{route: route{method: "GET", path: "/_mock/faults"}, doc: "active fault rules", serve: (*Server).ctlFaults},
 	{route: route{method: "POST", path: "/_mock/faults"}, doc: `add fault rules: {"faults": ["route=create-job,status=503,times=2"]}`, serve: (*Server).ctlAddFaults},
 	{route: route{method: "DELETE", path: "/_mock/faults"}, doc: "remove every fault rule", serve: (*Server).ctlClearFaults},
 	{route: route{method: "POST", path: "/_mock/reset"}, doc: "back to the initial state: no jobs, initial visits and faults, empty journal, fresh rate limits, clock advance undone", serve: (*Server).ctlReset},
-	{route: route{method: "GET", path: "/_mock/automations"}, doc: `automations: [{"id", "project", "trigger", "active", "runs"}]`, serve: (*Server).ctlAutomations},
-	{route: route{method: "POST", path: "/_mock/automations"}, doc: `add an automation: {"project", "trigger": "custom_schedule" | "code_change" | "content_update", "active"}`, serve: (*Server).ctlAddAutomation},
 	{route: route{method: "POST", path: "/_mock/keys"}, doc: `a new key of the organization: {"scopes": ["read"], "expiresAt": "...", "allowIPs": ["10.0.0.0/8"]} answers {"key"}`, serve: (*Server).ctlNewKey},
-	{route: route{method: "GET", path: "/_mock/deployments"}, doc: "deployments and previews with their status now (?project= to filter)", serve: (*Server).ctlDeployments},
-	{route: route{method: "PUT", path: "/_mock/projects/{id}/outcome"}, doc: `how the project's new deployments and exports end: {"outcome": "failed"}`, serve: (*Server).ctlProjectOutcome},
-	{route: route{method: "PUT", path: "/_mock/static-export"}, doc: `{"enabled": false} turns static export off for the organization; {"bundleSize": N} pads new bundle links to N bytes`, serve: (*Server).ctlStaticExport},
 }
 
 // Filled by init: the index handler cannot refer to controlAPI, which
@@ -96,22 +89,6 @@ func (s *Server) controlRoutes() *http.ServeMux {
 	return mux
 }
 
-// Reset returns the server to its initial state: no jobs, the visits and
-// fault rules given as options, an empty journal, fresh rate-limit windows,
-// no forced outcome and no clock advance. Keys and projects stay.
-func (s *Server) Reset() {
-	s.jobs.reset()
-	for _, p := range s.projects {
-		p.events.Reset()
-	}
-	s.journal.clear()
-	s.limiter.reset()
-	s.faults.reset()
-	s.defaultOutcome.Store(nil)
-	s.offset.Store(0)
-	s.resetCI()
-}
-
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
@@ -119,6 +96,19 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		return
 	}
 	writeReply(w, reply{status: status, body: body})
+}
+
+// ofProject keeps the items of the project the query names (?project=),
+// or all of them; never nil, so the answer is a JSON array.
+func ofProject[T any](r *http.Request, items []T, project func(T) string) []T {
+	p := r.URL.Query().Get("project")
+	out := make([]T, 0, len(items))
+	for _, it := range items {
+		if p == "" || project(it) == p {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 func writeProblem(w http.ResponseWriter, status int, details ...string) {
@@ -152,8 +142,8 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeProblem(w, http.StatusBadRequest, "the request body must be a JSON object")
 		return false
 	}
-	if err := decodeExact(body, v, true); err != nil {
-		writeProblem(w, http.StatusBadRequest, err.Error())
+	if err := reqbody.DecodeStrict(body, v); err != nil {
+		writeProblem(w, http.StatusBadRequest, bodyProblem(err))
 		return false
 	}
 	return true
@@ -179,58 +169,6 @@ func (s *Server) ctlClearJournal(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) ctlJobs(w http.ResponseWriter, r *http.Request) {
-	jobs := s.Jobs()
-	if p := r.URL.Query().Get("project"); p != "" {
-		kept := jobs[:0]
-		for _, j := range jobs {
-			if j.ProjectID == p {
-				kept = append(kept, j)
-			}
-		}
-		jobs = kept
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"jobs": jobs})
-}
-
-func (s *Server) ctlJob(w http.ResponseWriter, r *http.Request) {
-	j, ok := s.Job(r.PathValue("id"))
-	if !ok {
-		writeProblem(w, http.StatusNotFound, "no job "+clipDetail(r.PathValue("id")))
-		return
-	}
-	writeJSON(w, http.StatusOK, j)
-}
-
-// ctlJobUpdate answers a job mutation with the job as it now stands.
-func (s *Server) ctlJobUpdate(w http.ResponseWriter, r *http.Request, err error) {
-	switch {
-	case errors.Is(err, ErrJobNotFound):
-		writeProblem(w, http.StatusNotFound, err.Error())
-	case err != nil:
-		writeProblem(w, http.StatusBadRequest, err.Error())
-	default:
-		s.ctlJob(w, r)
-	}
-}
-
-func (s *Server) ctlSetOutcome(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Outcome Outcome `json:"outcome"`
-	}
-	if decodeControl(w, r, &body) {
-		s.ctlJobUpdate(w, r, s.SetOutcome(r.PathValue("id"), body.Outcome))
-	}
-}
-
-func (s *Server) ctlFinish(w http.ResponseWriter, r *http.Request) {
-	s.ctlJobUpdate(w, r, s.FinishJob(r.PathValue("id")))
-}
-
-func (s *Server) ctlArchive(w http.ResponseWriter, r *http.Request) {
-	s.ctlJobUpdate(w, r, s.ArchiveJob(r.PathValue("id")))
-}
-
 func (s *Server) ctlGetOutcome(w http.ResponseWriter, _ *http.Request) {
 	var o Outcome
 	if p := s.defaultOutcome.Load(); p != nil {
@@ -249,7 +187,7 @@ func (s *Server) ctlPutOutcome(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case body.Outcome == "":
 		s.defaultOutcome.Store(nil)
-	case body.Outcome.valid():
+	case jobs.ValidOutcome(body.Outcome):
 		s.defaultOutcome.Store(&body.Outcome)
 	default:
 		writeProblem(w, http.StatusBadRequest, fmt.Sprintf("invalid outcome %q", body.Outcome))
@@ -342,4 +280,30 @@ func (s *Server) ctlClearFaults(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) ctlReset(w http.ResponseWriter, _ *http.Request) {
 	s.Reset()
 	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) ctlNewKey(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Scopes    []Scope  `json:"scopes"`
+		ExpiresAt string   `json:"expiresAt"`
+		AllowIPs  []string `json:"allowIPs"`
+	}
+	if !decodeControl(w, r, &body) {
+		return
+	}
+	spec := KeySpec{Scopes: body.Scopes, AllowIPs: body.AllowIPs}
+	if body.ExpiresAt != "" {
+		t, err := time.Parse(time.RFC3339, body.ExpiresAt)
+		if err != nil {
+			writeProblem(w, http.StatusBadRequest, "expiresAt: want an RFC 3339 time such as 2026-01-02T15:04:05Z")
+			return
+		}
+		spec.ExpiresAt = t
+	}
+	key, err := s.NewKey(spec)
+	if err != nil {
+		writeProblem(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"key": key})
 }

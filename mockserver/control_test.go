@@ -5,10 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/docsagent/mintlify-go/mockserver"
 )
 
 func TestControlIndexListsRoutes(t *testing.T) {

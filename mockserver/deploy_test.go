@@ -163,7 +163,9 @@ func TestPreviewRefusals(t *testing.T) {
 	t.Parallel()
 	h := setup(t, mockserver.WithoutRateLimits()) // a refused request spends its slot too
 	path := "/v1/project/preview/" + h.s.ProjectID()
-	for _, body := range []string{"", "{}", `{"branch":""}`, `{"branch":null}`, `{"branch":7}`, "null", "[]", `{"Branch":"main"}`, `{"branch":"main","BRANCH":"x"}`} {
+	// {"branch": "main", "BRANCH": "x"} is no refusal: the variant is
+	// ignored (TestAPIBodiesAreReadAsTheVendorSchemaReadsThem).
+	for _, body := range []string{"", "{}", `{"branch":""}`, `{"branch":null}`, `{"branch":7}`, "null", "[]", `{"Branch":"main"}`} {
 		r := h.do("POST", path, body)
 		assert.Equal(t, http.StatusBadRequest, r.Status, "body %s: %s", body, r.Body)
 		r.apiError(t)

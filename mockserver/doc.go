@@ -52,18 +52,32 @@
 // client was sent and which fault struck, so a test can tell "the server
 // did not act" from "the client did not hear".
 //
-// # Deployments, automations and static export
+// # Deployments and static export
 //
 // Keys belong to organizations (keys named together with WithProject share
 // one) and may carry scopes, an expiry and an IP allowlist (WithKey,
 // Server.NewKey). Deployments and previews run queued, in_progress, then
 // success or failure on the same clock as jobs, with a commit, changed
-// files, a growing log and a summary; automations are stored per project
-// and count their runs; static exports render page by page and their
+// files, a growing log and a summary; the stored triggers that may start
+// them count their runs; static exports render page by page and their
 // bundle, a real tar.gz, is served from a second listener (StorageURL)
 // behind presigned, expiring links, padded on request (WithBundleSize) to
-// any size without being held in memory. The rules live in
-// internal/deploy and internal/staticexport, apart from the wire.
+// any size without being held in memory.
+//
+// # Layout
+//
+// This package is the wire: the route table (routes.go), one request's way
+// through auth, rate limit, fault, handler and journal (pipeline.go), fault
+// rules (faults.go), the in-memory transport (transport.go), the storage
+// host (bundlehost.go) and the control API (control*.go), beside one file
+// per API area with its handlers and Server methods (jobs.go, analytics.go,
+// deployments.go, staticexport.go). Each area's state and rules live in
+// internal/jobs, internal/analytics, internal/deploy and
+// internal/staticexport, and organizations and keys, rate-limit windows,
+// the journal and the body reader in internal/access, internal/ratelimit,
+// internal/journal and internal/reqbody: none of them knows HTTP, so each
+// is tested without a server. README.md's "Where things are" answers the
+// usual questions with one file each.
 //
 // # Other languages
 //

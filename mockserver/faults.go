@@ -3,12 +3,19 @@ package mockserver
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
 // FaultKind names a way the network or the service can misbehave.
@@ -176,14 +183,24 @@ func (s *Server) ClearFaults() { s.faults.clear() }
 // Faults lists the rules still active; Times counts what is left.
 func (s *Server) Faults() []FaultRule { return s.faults.list() }
 
+// overrides are what one request's override headers (and the fault rules)
+// ask of it.
+type overrides struct {
+	fault   Fault   // FaultHeader's, else one drawn from the rules
+	outcome Outcome // OutcomeHeader's, on the routes that read it ("" if none)
+}
+
 // readOverrides checks the override headers before anything is processed,
 // so a bad one is a 400 that neither the endpoint nor a rate limit sees, and
 // returns the fault for this request: FaultHeader if present, else one
 // drawn from the rules.
-func (s *Server) readOverrides(r *http.Request, rt *route) (Fault, reply, bool) {
-	if rt.name == RouteCreateJob || rt.name == RouteFollowUp || takesOutcome(rt.name) {
-		if _, rep, ok := outcomeOverride(r); !ok {
-			return Fault{}, rep, false
+func (s *Server) readOverrides(r *http.Request, rt *route) (overrides, reply, bool) {
+	var o overrides
+	if rt.outcome {
+		var rep reply
+		var ok bool
+		if o.outcome, rep, ok = outcomeOverride(r); !ok {
+			return overrides{}, rep, false
 		}
 	}
 	if values := r.Header[FaultHeader]; len(values) > 0 {
@@ -192,10 +209,298 @@ func (s *Server) readOverrides(r *http.Request, rt *route) (Fault, reply, bool) 
 			err = errors.New("route, times and p belong in fault rules; the header applies to its own request")
 		}
 		if err != nil {
-			return Fault{}, errorReply(http.StatusBadRequest, "Invalid "+FaultHeader+" header", err.Error()), false
+			return overrides{}, errorReply(http.StatusBadRequest, "Invalid "+FaultHeader+" header", err.Error()), false
 		}
-		return rule.Fault, reply{}, true
+		o.fault = rule.Fault
+		return o, reply{}, true
 	}
-	f, _ := s.faults.pick(rt.name)
-	return f, reply{}, true
+	o.fault, _ = s.faults.pick(rt.name)
+	return o, reply{}, true
+}
+
+func outcomeOverride(r *http.Request) (Outcome, reply, bool) {
+	values := r.Header[OutcomeHeader]
+	if len(values) == 0 {
+		return "", reply{}, true
+	}
+	o := Outcome(strings.TrimSpace(strings.ToLower(values[0])))
+	if !jobs.ValidOutcome(o) {
+		return "", errorReply(http.StatusBadRequest, "Invalid "+OutcomeHeader+" header",
+			"expected one of "+string(OutcomePullRequest)+", "+string(OutcomeNoChange)+", "+string(OutcomeFailed)+"; got "+strconv.Quote(values[0])), false
+	}
+	return o, reply{}, true
+}
+
+// ParseFault reads the compact spec used by the -fault flag, the control
+// API and FaultHeader: comma-separated items, each a kind or key=value.
+//
+//	status=503                    answer 503 (not processed)
+//	status=429,retry-after=30s    answer 429 with Retry-After: 30
+//	status=429,retry-after=0      answer 429 with Retry-After: 0
+//	status=504,processed          create the job, then answer 504
+//	latency=250ms  slow=2s        delay the answer; trickle the body
+//	close  reset  truncate  html  the other kinds, by name
+//	route=create-job,times=2      which route, how many requests
+//	p=0.1                         probability per request
+func ParseFault(spec string) (FaultRule, error) {
+	var rule FaultRule
+	var errs []error
+	for item := range strings.SplitSeq(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		key, value, hasValue := strings.Cut(item, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		value = strings.TrimSpace(value)
+		if !hasValue {
+			if n, err := strconv.Atoi(key); err == nil {
+				rule.Kind, rule.Status = FaultStatus, n
+				continue
+			}
+			switch key {
+			case "processed", "after-processing":
+				rule.AfterProcessing = true
+			default:
+				rule.Kind = FaultKind(key)
+			}
+			continue
+		}
+		var err error
+		switch key {
+		case "route":
+			rule.Route = value
+		case "kind":
+			rule.Kind = FaultKind(strings.ToLower(value))
+		case "status":
+			rule.Kind = FaultStatus
+			rule.Status, err = strconv.Atoi(value)
+		case "retry-after":
+			rule.RetryAfter, err = parseSeconds(value)
+			// 0 is a value to send, not "unset": a 429 would default to 1s.
+			rule.RetryAfterZero = err == nil && rule.RetryAfter == 0
+		case "delay":
+			rule.Delay, err = time.ParseDuration(value)
+		case "latency":
+			rule.Kind = FaultLatency
+			rule.Delay, err = time.ParseDuration(value)
+		case "slow":
+			rule.Kind = FaultSlowBody
+			rule.Delay, err = time.ParseDuration(value)
+		case "times":
+			rule.Times, err = strconv.Atoi(value)
+		case "p", "probability":
+			rule.Probability, err = strconv.ParseFloat(value, 64)
+		default:
+			err = errors.New("unknown key")
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%q: %w", item, err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return FaultRule{}, fmt.Errorf("mockserver: fault %q: %w", spec, err)
+	}
+	if err := rule.validate(); err != nil {
+		return FaultRule{}, fmt.Errorf("mockserver: fault %q: %w", spec, err)
+	}
+	return rule, nil
+}
+
+// parseSeconds accepts "30" (seconds, as in a Retry-After header) or "30s".
+func parseSeconds(s string) (time.Duration, error) {
+	if n, err := strconv.Atoi(s); err == nil {
+		return time.Duration(n) * time.Second, nil
+	}
+	return time.ParseDuration(s)
+}
+
+func (r FaultRule) validate() error {
+	var errs []error
+	if r.Route == RouteBundleDownload && !storageFaultKind(r.Kind) {
+		errs = append(errs, fmt.Errorf("route %s takes status, close, reset, truncate and latency faults", RouteBundleDownload))
+	}
+	if r.Route != "" && r.Route != "*" && r.Route != RouteBundleDownload && !slices.ContainsFunc(apiRoutes, func(rt *route) bool { return rt.name == r.Route }) {
+		errs = append(errs, fmt.Errorf("unknown route %q (want a route name such as %s, %s or %s, or *)", r.Route, RouteCreateJob, RouteVisitors, RouteTriggerDeployment))
+	}
+	switch {
+	case !slices.Contains(faultKinds, r.Kind):
+		errs = append(errs, fmt.Errorf("unknown fault kind %q", r.Kind))
+	case r.Kind == FaultStatus && (r.Status < 400 || r.Status > 599):
+		errs = append(errs, fmt.Errorf("status %d is not an error status (400-599)", r.Status))
+	case r.Kind == FaultLatency && r.Delay <= 0:
+		errs = append(errs, errors.New("latency needs a positive delay"))
+	}
+	if r.Delay < 0 || r.RetryAfter < 0 {
+		errs = append(errs, errors.New("durations must not be negative"))
+	}
+	if r.RetryAfterZero && r.RetryAfter != 0 {
+		errs = append(errs, errors.New("RetryAfterZero and a non-zero RetryAfter contradict each other"))
+	}
+	if r.AfterProcessing && r.Kind != FaultStatus {
+		errs = append(errs, errors.New("processed applies to status faults only"))
+	}
+	if r.Times < 0 {
+		errs = append(errs, errors.New("times must not be negative"))
+	}
+	if r.Probability < 0 || r.Probability > 1 || r.Probability != r.Probability {
+		errs = append(errs, errors.New("probability must be between 0 and 1"))
+	}
+	return errors.Join(errs...)
+}
+
+// String gives the rule back in ParseFault's syntax.
+func (r FaultRule) String() string {
+	var items []string
+	if r.Route != "" {
+		items = append(items, "route="+r.Route)
+	}
+	switch r.Kind {
+	case FaultStatus:
+		items = append(items, "status="+strconv.Itoa(r.Status))
+		if r.RetryAfter > 0 {
+			items = append(items, "retry-after="+r.RetryAfter.String())
+		} else if r.RetryAfterZero {
+			items = append(items, "retry-after=0")
+		}
+		if r.AfterProcessing {
+			items = append(items, "processed")
+		}
+	case FaultLatency, FaultSlowBody:
+		items = append(items, string(r.Kind)+"="+r.Delay.String())
+	default:
+		items = append(items, string(r.Kind))
+	}
+	if r.Times > 0 {
+		items = append(items, "times="+strconv.Itoa(r.Times))
+	}
+	if r.Probability > 0 {
+		items = append(items, "p="+strconv.FormatFloat(r.Probability, 'g', -1, 64))
+	}
+	return strings.Join(items, ",")
+}
+
+// defaultSlowBody is how long FaultSlowBody takes when no Delay is given.
+const defaultSlowBody = time.Second
+
+// deliver sends rep to the client, or misbehaves as f says. Each fault has
+// two implementations: on a real connection (hijacked when the fault needs
+// to break it) and in memory (memWriter turns it into what a client would
+// observe: an error from RoundTrip, a body that fails or trickles).
+func (s *Server) deliver(w http.ResponseWriter, r *http.Request, rep reply, f Fault) {
+	switch f.Kind {
+	case FaultReset:
+		closeConn(w, r, true)
+	case FaultTruncate:
+		writeTruncated(w, rep)
+	case FaultHTML:
+		writeReply(w, htmlReply(rep))
+	case FaultSlowBody:
+		s.writeSlow(w, r, rep, f.Delay)
+	default:
+		writeReply(w, rep)
+	}
+}
+
+// injectedMessages are the service's wording for the statuses tests inject
+// most; others fall back to net/http's status text.
+var injectedMessages = map[int]string{
+	http.StatusTooManyRequests:     "Rate limit exceeded",
+	http.StatusInternalServerError: "Internal server error",
+	http.StatusBadGateway:          "Bad gateway",
+	http.StatusServiceUnavailable:  "Service unavailable",
+	http.StatusGatewayTimeout:      "Gateway timeout",
+}
+
+func injectedStatus(f Fault) reply {
+	message := injectedMessages[f.Status]
+	if message == "" {
+		message = http.StatusText(f.Status)
+	}
+	if message == "" {
+		message = "Error " + strconv.Itoa(f.Status) // a code net/http has no name for
+	}
+	rep := errorReply(f.Status, message, "injected by the mock server (fault "+string(f.Kind)+")")
+	switch {
+	case f.RetryAfterZero:
+		rep.retryAfter = "0" // retry at once: lets a client test honour a 429 without waiting
+	case f.RetryAfter > 0 || f.Status == http.StatusTooManyRequests:
+		rep.retryAfter = strconv.Itoa(ratelimit.RetryAfterSeconds(f.RetryAfter))
+	}
+	return rep
+}
+
+// htmlReply keeps the status but swaps the body for the kind of page a
+// proxy or load balancer serves, which a client must not try to decode.
+func htmlReply(rep reply) reply {
+	code := strconv.Itoa(rep.status) + " " + http.StatusText(rep.status)
+	body := "<!DOCTYPE html>\n<html><head><title>" + code + "</title></head>\n<body><center><h1>" +
+		code + "</h1></center><hr><center>mockserver (injected html fault)</center></body></html>\n"
+	return reply{status: rep.status, body: []byte(body), retryAfter: rep.retryAfter, html: true}
+}
+
+// closeConn drops the connection without a response: a FIN after an
+// unread request, an RST (SO_LINGER 0) after a processed one.
+func closeConn(w http.ResponseWriter, r *http.Request, reset bool) {
+	if m, ok := w.(*memWriter); ok {
+		m.drop(reset)
+		return
+	}
+	if !reset {
+		// Unread request bytes would make the kernel send RST instead of
+		// the clean close this fault promises.
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBodyBytes+1))
+	}
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler) // not hijackable (HTTP/2): abort the stream
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok && reset {
+		_ = tcp.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+func writeTruncated(w http.ResponseWriter, rep reply) {
+	half := len(rep.body) / 2
+	if m, ok := w.(*memWriter); ok {
+		m.truncateAt = half
+		writeReply(w, rep)
+		return
+	}
+	setHeaders(w, rep)
+	w.WriteHeader(rep.status)
+	_, _ = w.Write(rep.body[:half])
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	conn, _, err := rc.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	_ = conn.Close()
+}
+
+// writeSlow sends the body in up to 16 pieces spread over d. If the client
+// leaves or the server closes meanwhile, the rest is never sent and
+// net/http closes the connection (fewer bytes than Content-Length).
+func (s *Server) writeSlow(w http.ResponseWriter, r *http.Request, rep reply, d time.Duration) {
+	if d <= 0 {
+		d = defaultSlowBody
+	}
+	if m, ok := w.(*memWriter); ok {
+		m.slow = d
+		writeReply(w, rep)
+		return
+	}
+	setHeaders(w, rep)
+	w.WriteHeader(rep.status)
+	pieces := min(len(rep.body), 16)
+	rc := http.NewResponseController(w)
+	for i := range pieces {
+		if i > 0 && !sleep(r.Context(), s.ctx, d/time.Duration(pieces)) {
+			return
+		}
+		_, _ = w.Write(rep.body[i*len(rep.body)/pieces : (i+1)*len(rep.body)/pieces])
+		_ = rc.Flush()
+	}
 }

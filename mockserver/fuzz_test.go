@@ -92,8 +92,12 @@ func FuzzJobBody(f *testing.F) {
 			s.Handler().ServeHTTP(rec, req)
 			switch rec.Code {
 			case http.StatusCreated:
-				var in struct{ Prompt string }
-				if err := json.Unmarshal(body, &in); err != nil || in.Prompt == "" {
+				// The prompt is the member named exactly "prompt": a
+				// variant such as "PROMPT" is ignored (DESIGN §6.1), which
+				// encoding/json's struct decoding would not do.
+				var in map[string]json.RawMessage
+				var prompt string
+				if json.Unmarshal(body, &in) != nil || json.Unmarshal(in["prompt"], &prompt) != nil || prompt == "" {
 					t.Fatalf("created a job from %q", body)
 				}
 			case http.StatusBadRequest, http.StatusNotFound, http.StatusRequestEntityTooLarge:

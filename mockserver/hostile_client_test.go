@@ -72,9 +72,9 @@ func TestRepeatedJSONKeysAreRefused(t *testing.T) {
 }
 
 // null decoded into a settings struct changes nothing and created a key
-// with every scope; a body that is not UTF-8 had its bytes replaced and
-// started a preview of a branch nobody named.
-func TestBodiesThatAreNotObjectsOrNotUTF8AreRefused(t *testing.T) {
+// with every scope. A control body that is not UTF-8 would have its bytes
+// replaced and store an event nobody sent: the control API refuses it.
+func TestBodiesThatAreNotObjectsAreRefused(t *testing.T) {
 	t.Parallel()
 	h := setup(t, mockserver.WithoutRateLimits())
 	for _, body := range []string{`null`, `[]`, `"x"`, `1`, `true`} {
@@ -85,18 +85,74 @@ func TestBodiesThatAreNotObjectsOrNotUTF8AreRefused(t *testing.T) {
 	}
 	before := len(h.s.Deployments())
 	p := h.s.ProjectID()
-	for _, body := range []string{"{\"branch\":\"a\xffb\"}", `{"branch":"a\u0000b"}`, `{"branch":"main\n::set-output"}`} {
+	for _, body := range []string{`{"branch":"a\u0000b"}`, `{"branch":"main\n::set-output"}`} {
 		r := h.do("POST", "/v1/project/preview/"+p, body)
 		assert.Equal(t, http.StatusBadRequest, r.Status, "%q: %s", body, r.Body)
 	}
 	assert.Len(t, h.s.Deployments(), before, "no preview started")
-	for _, path := range []string{h.jobsPath(""), "/v1/static-export/jobs", "/_mock/searches"} {
-		r := h.do("POST", path, "{\"prompt\":\"\xfe\",\"domain\":\"a.example.com\",\"searches\":[]}")
-		assert.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", path, r.Body)
-		assert.Contains(t, r.apiError(t).details()[0], "UTF-8", path)
-	}
-	assert.Empty(t, h.s.Jobs())
+	r := h.do("POST", "/_mock/searches", "{\"prompt\":\"\xfe\",\"domain\":\"a.example.com\",\"searches\":[]}")
+	assert.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
+	assert.Contains(t, r.apiError(t).details()[0], "UTF-8")
 	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/preview/"+p, `{"branch":"feature/ü-ok"}`).Status)
+}
+
+// The mock accepts every API body the vendor's schema accepts (DESIGN
+// §6.1): members the schema does not name are ignored, case variants of
+// the names it does included, and invalid UTF-8 is read as JSON parsers
+// read it, each bad byte a U+FFFD. What the schema refuses is still
+// refused: a body with only a case variant has no prompt.
+func TestAPIBodiesAreReadAsTheVendorSchemaReadsThem(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits(), mockserver.WithJobDuration(time.Hour))
+	p := h.s.ProjectID()
+
+	r := h.do("POST", h.jobsPath(""), `{"prompt":"a","PROMPT":""}`)
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	var j job
+	r.decode(t, &j)
+	stored, _ := h.s.Job(j.ID)
+	assert.Equal(t, "a", stored.Prompt)
+	r = h.do("POST", h.jobsPath("/"+j.ID+"/message"), `{"Prompt":"no","prompt":"yes","pROMPT":1}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	stored, _ = h.s.Job(j.ID)
+	assert.Equal(t, []string{"yes"}, stored.FollowUps)
+	r = h.do("POST", h.jobsPath(""), "{\"prompt\":\"a\xffb\xfe\"}")
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	r.decode(t, &j)
+	stored, _ = h.s.Job(j.ID)
+	assert.Equal(t, "a\uFFFDb\uFFFD", stored.Prompt)
+
+	for _, body := range []string{`{"PROMPT":"x"}`, `{"Prompt":"x","prompt":null}`} {
+		r = h.do("POST", h.jobsPath(""), body)
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", body, r.Body)
+		assert.Equal(t, []string{"prompt: required"}, r.apiError(t).details(), body)
+	}
+	assert.Len(t, h.s.Jobs(), 2)
+
+	branches := map[string]string{
+		`{"branch":"main","BRANCH":"x"}`:         "main",
+		`{"Branch":1,"branch":"feature/x"}`:      "feature/x",
+		"{\"branch\":\"a\xffb\"}":                "a\uFFFDb",
+		`{"branch":"b","x":{"Branch":1},"y":[]}`: "b",
+	}
+	for body, want := range branches {
+		r = h.do("POST", "/v1/project/preview/"+p, body)
+		require.Equal(t, http.StatusAccepted, r.Status, "%q: %s", body, r.Body)
+		var started struct{ StatusID string }
+		r.decode(t, &started)
+		for _, d := range h.s.Deployments() {
+			if d.ID == started.StatusID {
+				assert.Equal(t, want, d.Branch, body)
+			}
+		}
+	}
+	r = h.do("POST", "/v1/project/preview/"+p, `{"BRANCH":"main"}`)
+	assert.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
+
+	// Each variant has a type the field would refuse: were it read, the
+	// export would be a 400.
+	r = h.do("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com","Domain":"x","PATHS":1,"version":"v1","VERSION":2}`)
+	assert.Equal(t, http.StatusAccepted, r.Status, "%s", r.Body)
 }
 
 // A 404 repeated the whole path, up to the megabyte the header limit
@@ -163,7 +219,7 @@ func TestAKeyInOddPlacesIsNeverEchoed(t *testing.T) {
 	for i, path := range paths {
 		check(fmt.Sprintf("path %d", i), h.do("GET", path, ""))
 	}
-	check("preview body", h.do("POST", "/v1/project/preview/"+p, `{"branch":"`+key+`","Branch":1}`))
+	check("preview body", h.do("POST", "/v1/project/preview/"+p, `{"branch":"`+key+`","`+key+`":1,"`+key+`":2}`))
 	check("export body", h.do("POST", "/v1/static-export/jobs", `{"domain":"`+key+`"}`))
 	check("control body", h.do("PUT", "/_mock/outcome", `{"outcome":"`+key+`"}`))
 	for i, auth := range []string{"Basic " + key, key, key + " " + key, "bearer  " + upper, "Token " + key, "Bearer " + key + "x"} {

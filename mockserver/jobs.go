@@ -1,36 +1,35 @@
 package mockserver
 
 import (
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 )
 
 // Outcome is how a run of a job ends once its duration has passed.
-type Outcome string
+type Outcome = jobs.Outcome
 
 // The outcomes the service produces. The zero Outcome means "let the agent
 // decide" wherever an Outcome is optional.
 const (
-	OutcomePullRequest Outcome = "pull-request" // completed, prLink set
-	OutcomeNoChange    Outcome = "no-change"    // completed, no files changed, prLink null
-	OutcomeFailed      Outcome = "failed"       // failed
+	OutcomePullRequest Outcome = jobs.PullRequest // "pull-request": completed, prLink set
+	OutcomeNoChange    Outcome = jobs.NoChange    // "no-change": completed, no files changed, prLink null
+	OutcomeFailed      Outcome = jobs.Failed      // "failed": failed
 )
 
-func (o Outcome) valid() bool {
-	return o == OutcomePullRequest || o == OutcomeNoChange || o == OutcomeFailed
-}
-
 // Status is a job's status as the API reports it.
-type Status string
+type Status = jobs.Status
 
 // Job statuses, as in the service.
 const (
-	StatusActive    Status = "active"
-	StatusCompleted Status = "completed"
-	StatusArchived  Status = "archived"
-	StatusFailed    Status = "failed"
+	StatusActive    Status = jobs.StatusActive    // "active"
+	StatusCompleted Status = jobs.StatusCompleted // "completed"
+	StatusArchived  Status = jobs.StatusArchived  // "archived"
+	StatusFailed    Status = jobs.StatusFailed    // "failed"
 )
 
 // Job is a snapshot of a stored job, with what the API does not show (its
@@ -52,190 +51,212 @@ type Job struct {
 	ArchivedAt *time.Time `json:"archivedAt,omitempty"` // nil until archived
 }
 
-// mockModel is what the mock reports as the agent's model.
-const mockModel = "claude-sonnet-4-5"
-
-type job struct {
-	id         string
-	project    *project
-	ref        string
-	createdAt  time.Time
-	prompt     string
-	followUps  []string
-	runEnd     time.Time // the current run is active until then
-	outcome    Outcome   // of the current run
-	archived   bool
-	archivedAt time.Time
-	prNumber   int  // reserved by the first run meant to open a pull request
-	hadPR      bool // an earlier run finished with a pull request
-}
-
-// view derives status and whether the pull request exists from the clock;
-// nothing runs in the background, which is why a fake clock can drive jobs.
-func (j *job) view(now time.Time) (status Status, prOpen bool) {
-	at := now
-	archived := j.archived
-	if archived && j.archivedAt.Before(at) {
-		at = j.archivedAt // archiving stops the run where it was
+// Jobs returns every stored job in creation order, across projects, with
+// the prompts each was given.
+func (s *Server) Jobs() []Job {
+	now := s.Now()
+	all := s.jobs.All()
+	out := make([]Job, len(all))
+	for i := range all {
+		out[i] = snapshot(&all[i], now)
 	}
-	finished := !at.Before(j.runEnd)
-	prOpen = j.prNumber > 0 && (j.hadPR || (finished && j.outcome == OutcomePullRequest))
-	switch {
-	case archived:
-		return StatusArchived, prOpen
-	case !finished:
-		return StatusActive, false
-	case j.outcome == OutcomeFailed:
-		return StatusFailed, prOpen
-	default:
-		return StatusCompleted, prOpen
+	return out
+}
+
+// Job returns one stored job, in any project.
+func (s *Server) Job(id string) (Job, bool) {
+	now := s.Now()
+	j, ok := s.jobs.Get(id, "")
+	if !ok {
+		return Job{}, false
 	}
+	return snapshot(&j, now), true
 }
 
-type jobStore struct {
-	mu    sync.RWMutex
-	byID  map[string]*job
-	order []*job
-	prSeq map[string]int // last pull-request number per repository
-}
-
-func newJobStore() *jobStore {
-	return &jobStore{byID: map[string]*job{}, prSeq: map[string]int{}}
-}
-
-func (st *jobStore) reset() {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.byID, st.order, st.prSeq = map[string]*job{}, nil, map[string]int{}
-}
-
-// startRun begins a new run; the caller holds st.mu. Pull-request numbers
-// are reserved when a run that will open one starts, so numbering follows
-// request order and never depends on who polls first.
-func (st *jobStore) startRun(j *job, outcome Outcome, now time.Time, d time.Duration) {
-	j.outcome = outcome
-	j.runEnd = now.Add(d)
-	st.reservePR(j)
-}
-
-func (st *jobStore) reservePR(j *job) {
-	if j.outcome == OutcomePullRequest && j.prNumber == 0 {
-		st.prSeq[j.project.repo]++
-		j.prNumber = st.prSeq[j.project.repo]
+// SetOutcome changes how the job's current run ends. If the run is already
+// over, the job's status changes at once, which is how a test makes a
+// finished job fail.
+func (s *Server) SetOutcome(jobID string, o Outcome) error {
+	if !jobs.ValidOutcome(o) {
+		return fmt.Errorf("mockserver: invalid outcome %q", o)
 	}
+	return s.jobs.SetOutcome(jobID, o)
 }
 
-// lookup finds a job in a project: another project's job is as unknown as
-// a job that never existed.
-func (st *jobStore) lookup(id string, p *project) *job {
-	j := st.byID[id]
-	if j == nil || (p != nil && j.project != p) {
-		return nil
+// FinishJob ends the job's current run now, with its outcome, for tests on
+// a real clock that should not wait for the job duration.
+func (s *Server) FinishJob(jobID string) error {
+	return s.jobs.Finish(jobID, s.Now())
+}
+
+// ArchiveJob archives the job, as the dashboard would: its status becomes
+// archived and follow-ups are refused. Archiving twice keeps the first
+// archivedAt.
+func (s *Server) ArchiveJob(jobID string) error {
+	return s.jobs.Archive(jobID, s.Now())
+}
+
+func (s *Server) createJob(c *call) reply {
+	prompt, rep, ok := readPrompt(c)
+	if !ok {
+		return rep
 	}
-	return j
+	outcome := s.chooseOutcome(prompt, c.forced)
+	j := s.jobs.Create(&jobs.Job{
+		ID:        "job_" + randomToken(),
+		ProjectID: c.project.id,
+		Repo:      c.project.repo,
+		CreatedAt: c.now,
+		Prompt:    prompt,
+	}, outcome, c.now, s.cfg.jobDuration)
+	return jobReply(http.StatusCreated, &j, c.now)
 }
 
-func (j *job) snapshot(now time.Time) Job {
-	status, pr := j.view(now)
+func (s *Server) getJob(c *call) reply {
+	j, ok := s.jobs.Get(c.r.PathValue("id"), c.project.id)
+	if !ok {
+		return jobNotFound()
+	}
+	return jobReply(http.StatusOK, &j, c.now)
+}
+
+// followUp starts a new run of the job whatever state it is in, except
+// archived: that is final, as in the service. The agent decides the run's
+// outcome only once the job is known to take it, and outside the lock, since
+// it is the caller's code.
+func (s *Server) followUp(c *call) reply {
+	prompt, rep, ok := readPrompt(c)
+	if !ok {
+		return rep
+	}
+	id := c.r.PathValue("id")
+	if refusal := s.jobs.Followable(id, c.project.id); refusal != jobs.Accepted {
+		return followUpRefused(refusal)
+	}
+	outcome := s.chooseOutcome(prompt, c.forced)
+	j, refusal := s.jobs.FollowUp(id, c.project.id, prompt, outcome, c.now, s.cfg.jobDuration) // archived meanwhile?
+	if refusal != jobs.Accepted {
+		return followUpRefused(refusal)
+	}
+	return jobReply(http.StatusOK, &j, c.now)
+}
+
+// readPrompt reads and validates {"prompt": "..."}, the body of a create
+// and of a follow-up.
+func readPrompt(c *call) (string, reply, bool) {
+	var body struct {
+		Prompt json.RawMessage `json:"prompt"`
+	}
+	if rep, ok := readBody(c, &body, `the request body is empty; send {"prompt": "..."}`); !ok {
+		return "", rep, false
+	}
+	if len(body.Prompt) == 0 || string(body.Prompt) == "null" {
+		return "", invalidBody("prompt: required"), false
+	}
+	var prompt string
+	if err := json.Unmarshal(body.Prompt, &prompt); err != nil {
+		return "", invalidBody("prompt: must be a string"), false
+	}
+	if prompt == "" {
+		return "", invalidBody("prompt: must not be empty"), false
+	}
+	return prompt, reply{}, true
+}
+
+// chooseOutcome decides how a run ends. The override header wins, then an
+// outcome set over the control API, then the agent function; the default is
+// the happy path, a pull request.
+func (s *Server) chooseOutcome(prompt string, forced Outcome) Outcome {
+	if forced != "" {
+		return forced
+	}
+	if o := s.defaultOutcome.Load(); o != nil {
+		return *o
+	}
+	if s.cfg.agent != nil {
+		if o := s.cfg.agent(prompt); jobs.ValidOutcome(o) {
+			return o
+		}
+	}
+	return OutcomePullRequest
+}
+
+// followUpRefused is the answer to a follow-up the job cannot take.
+func followUpRefused(r jobs.Refusal) reply {
+	if r == jobs.Archived {
+		return errorReply(http.StatusBadRequest, "Invalid request", "the job is archived and cannot take follow-up messages")
+	}
+	return jobNotFound()
+}
+
+func jobNotFound() reply {
+	return errorReply(http.StatusNotFound, "Job not found")
+}
+
+func jobReply(status int, j *jobs.Job, now time.Time) reply {
+	buf := getBuf()
+	*buf = appendJob(*buf, j, now)
+	return reply{status: status, body: *buf, buf: buf}
+}
+
+func snapshot(j *jobs.Job, now time.Time) Job {
+	status, pr := j.View(now)
 	out := Job{
-		ID:         j.id,
-		ProjectID:  j.project.id,
+		ID:         j.ID,
+		ProjectID:  j.ProjectID,
 		Status:     status,
-		Outcome:    j.outcome,
-		Prompt:     j.prompt,
-		FollowUps:  append([]string{}, j.followUps...),
-		Repository: j.project.repo,
-		Ref:        j.ref,
-		Model:      mockModel,
-		CreatedAt:  j.createdAt,
-		RunEndsAt:  j.runEnd,
+		Outcome:    j.Outcome,
+		Prompt:     j.Prompt,
+		FollowUps:  append([]string{}, j.FollowUps...),
+		Repository: j.Repo,
+		Ref:        j.Ref,
+		Model:      jobs.Model,
+		CreatedAt:  j.CreatedAt,
+		RunEndsAt:  j.RunEnd,
 	}
 	if pr {
-		out.PRLink = j.prLink()
+		out.PRLink = j.PRLink()
 	}
-	if j.archived {
-		t := j.archivedAt
+	if j.Archived {
+		t := j.ArchivedAt
 		out.ArchivedAt = &t
 	}
 	return out
 }
 
-func (j *job) prLink() string {
-	return j.project.repo + "/pull/" + strconv.Itoa(j.prNumber)
-}
-
 // apiTime is the service's timestamp format: RFC 3339 in UTC, milliseconds.
 const apiTime = "2006-01-02T15:04:05.000Z07:00"
 
-// appendJSON writes the job as the API shows it.
-func (j *job) appendJSON(b []byte, now time.Time) []byte {
-	status, pr := j.view(now)
+// appendJob writes the job as the API shows it.
+func appendJob(b []byte, j *jobs.Job, now time.Time) []byte {
+	status, pr := j.View(now)
 	b = append(b, `{"id":`...)
-	b = appendJSONString(b, j.id)
+	b = appendJSONString(b, j.ID)
 	b = append(b, `,"status":"`...)
 	b = append(b, status...)
 	b = append(b, `","source":{"repository":`...)
-	b = appendJSONString(b, j.project.repo)
+	b = appendJSONString(b, j.Repo)
 	b = append(b, `,"ref":`...)
-	b = appendJSONString(b, j.ref)
-	b = append(b, `},"model":"`+mockModel+`","prLink":`...)
+	b = appendJSONString(b, j.Ref)
+	b = append(b, `},"model":"`+jobs.Model+`","prLink":`...)
 	if pr {
 		b = append(b, '"')
-		b = append(b, j.project.repo...)
+		b = append(b, j.Repo...)
 		b = append(b, "/pull/"...)
-		b = strconv.AppendInt(b, int64(j.prNumber), 10)
+		b = strconv.AppendInt(b, int64(j.PRNumber), 10)
 		b = append(b, '"')
 	} else {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"createdAt":"`...)
-	b = j.createdAt.UTC().AppendFormat(b, apiTime)
+	b = j.CreatedAt.UTC().AppendFormat(b, apiTime)
 	b = append(b, `","archivedAt":`...)
-	if !j.archived {
+	if !j.Archived {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '"')
-		b = j.archivedAt.UTC().AppendFormat(b, apiTime)
+		b = j.ArchivedAt.UTC().AppendFormat(b, apiTime)
 		b = append(b, '"')
 	}
 	return append(b, '}')
-}
-
-// repositoryURL gives each project its own repository, so pull-request
-// numbers count per project as they would on GitHub.
-func repositoryURL(projectID string) string {
-	return "https://github.com/acme/" + slug(projectID, 40, "docs")
-}
-
-// branchName mimics the service naming the branch after the prompt; the
-// job ID suffix keeps two jobs with one prompt apart.
-func branchName(prompt, jobID string) string {
-	suffix := strings.TrimPrefix(jobID, "job_")
-	return "mintlify/" + slug(prompt, 40, "agent") + "-" + suffix[:min(6, len(suffix))]
-}
-
-func slug(s string, maxLen int, fallback string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			if b.Len() >= maxLen {
-				break
-			}
-			continue
-		}
-		dash = true
-	}
-	if b.Len() == 0 {
-		return fallback
-	}
-	return b.String()
 }

@@ -274,7 +274,7 @@ func modelFeedbackByPage(entries []mockserver.Feedback, w window, f feedbackFilt
 		switch e.Source {
 		case mockserver.FeedbackCodeSnippet:
 			r.Code++
-		case mockserver.FeedbackContextual, mockserver.FeedbackThumbsOnly:
+		case mockserver.FeedbackContextual: // "contextual feedback entries"; thumbs_only votes count in Total only
 			if e.Helpful {
 				r.ThumbsUp++
 			} else {

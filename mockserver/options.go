@@ -4,6 +4,9 @@ import (
 	"log/slog"
 	"net"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/access"
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
 // Defaults follow the service where it documents a figure (the rate limits)
@@ -14,6 +17,17 @@ const (
 	DefaultAnalyticsLimit = 100 // analytics requests, per organization, all routes together
 	DefaultLimitWindow    = time.Hour
 	DefaultJournalSize    = 10_000
+)
+
+// Rate limits of the deployment routes, per organization, as the service
+// documents them.
+const (
+	DefaultDeployLimit   = 10 // the two routes that trigger a deployment, together
+	DefaultDeployWindow  = 10 * time.Second
+	DefaultPreviewLimit  = 5 // trigger preview
+	DefaultPreviewWindow = time.Minute
+	// DefaultBundleLinkTTL is how long a presigned bundle link stays valid.
+	DefaultBundleLinkTTL = time.Hour
 )
 
 // Timeouts bound how long a connection may hold the server: a client that
@@ -30,51 +44,96 @@ type Timeouts struct {
 // program.
 var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 5 * time.Minute, Idle: time.Minute}
 
-// WithTimeouts replaces the connection bounds (see Timeouts).
-func WithTimeouts(t Timeouts) Option { return func(c *config) { c.timeouts = t } }
+// ProjectSettings are what a project has on the service's dashboard.
+// Empty fields take defaults.
+type ProjectSettings struct {
+	Branch     string  // the deployment branch (default "main")
+	Subdomain  string  // the docs' subdomain (default derived from the project ID)
+	NoPreviews bool    // the project's plan lacks preview deployments (403)
+	Outcome    Outcome // how its deployments, previews and exports end; "" or a success outcome: success
+}
+
+// Scope is what a key may do: ScopeRead allows GET and HEAD, ScopeWrite
+// every method (it implies ScopeRead).
+type Scope string
+
+// The scopes of the service's admin keys.
+const (
+	ScopeRead  Scope = access.ScopeRead
+	ScopeWrite Scope = access.ScopeWrite
+)
+
+// KeySpec restricts a key, as the service lets an organization do. The
+// zero KeySpec is an unrestricted key.
+type KeySpec struct {
+	Scopes    []Scope   // none: read and write
+	ExpiresAt time.Time // zero: never; from this instant on every request is 401
+	AllowIPs  []string  // addresses or CIDR prefixes; none: any address
+}
+
+func (ks KeySpec) access() access.Spec {
+	spec := access.Spec{ExpiresAt: ks.ExpiresAt, AllowIPs: ks.AllowIPs}
+	for _, sc := range ks.Scopes {
+		spec.Scopes = append(spec.Scopes, string(sc))
+	}
+	return spec
+}
 
 // Option configures a Server in New or Start.
 type Option func(*config)
+
+type config struct {
+	apiKey, projectID string
+	projects          []projectSpec
+	settings          map[string]ProjectSettings
+	keys              []keySpecFor
+	jobDuration       time.Duration
+	clock             Clock
+	agent             func(prompt string) Outcome
+	outcome           Outcome // forced on every new run from the start
+
+	jobLimit, analyticsLimit  ratelimit.Limit
+	deployLimit, previewLimit ratelimit.Limit
+	noDeployLimits            bool // WithoutRateLimits: the two above are off whatever they say
+
+	visits    []Visit
+	synthetic int
+	seed      int
+	searches  []SearchEvent
+	feedback  []Feedback
+	threads   []Thread
+
+	noPreviews, noStaticExport bool
+	bundleSize                 int64
+	bundleTTL                  time.Duration
+	storageListener            net.Listener
+
+	timeouts    Timeouts
+	journalSize int
+	logger      *slog.Logger
+	listener    net.Listener
+	faults      []FaultRule
+	faultSeed   uint64
+}
 
 type projectSpec struct {
 	id   string
 	keys []string
 }
 
-type limit struct {
-	n   int // <= 0 disables the limit
-	per time.Duration
-}
-
-type config struct {
-	apiKey, projectID string
-	projects          []projectSpec
-	jobDuration       time.Duration
-	clock             Clock
-	jobLimit          limit
-	analyticsLimit    limit
-	agent             func(prompt string) Outcome
-	visits            []Visit
-	synthetic         int
-	seed              int
-	searches          []SearchEvent
-	feedback          []Feedback
-	threads           []Thread
-	timeouts          Timeouts
-	journalSize       int
-	logger            *slog.Logger
-	listener          net.Listener
-	faults            []FaultRule
-	faultSeed         uint64
-	ci                ciConfig // deployments, static export, keys: cioptions.go
+type keySpecFor struct {
+	key  string
+	spec KeySpec
 }
 
 func defaultConfig() config {
 	return config{
 		jobDuration:    DefaultJobDuration,
 		clock:          realClock{},
-		jobLimit:       limit{DefaultJobLimit, DefaultLimitWindow},
-		analyticsLimit: limit{DefaultAnalyticsLimit, DefaultLimitWindow},
+		jobLimit:       ratelimit.Limit{N: DefaultJobLimit, Per: DefaultLimitWindow},
+		analyticsLimit: ratelimit.Limit{N: DefaultAnalyticsLimit, Per: DefaultLimitWindow},
+		deployLimit:    ratelimit.Limit{N: DefaultDeployLimit, Per: DefaultDeployWindow},
+		previewLimit:   ratelimit.Limit{N: DefaultPreviewLimit, Per: DefaultPreviewWindow},
 		journalSize:    DefaultJournalSize,
 		faultSeed:      1,
 	}
@@ -96,6 +155,25 @@ func WithProject(projectID string, keys ...string) Option {
 	return func(c *config) { c.projects = append(c.projects, projectSpec{projectID, keys}) }
 }
 
+// WithProjectSettings sets a project's deployment branch, subdomain, plan and
+// deployment outcome. The project must be the primary one or one added with
+// WithProject.
+func WithProjectSettings(projectID string, ps ProjectSettings) Option {
+	return func(c *config) {
+		if c.settings == nil {
+			c.settings = map[string]ProjectSettings{}
+		}
+		c.settings[projectID] = ps
+	}
+}
+
+// WithKey restricts key with spec (scopes, expiry, IP allowlist). A key
+// named in WithAPIKey or WithProject keeps its organization; any other
+// joins the primary organization.
+func WithKey(key string, spec KeySpec) Option {
+	return func(c *config) { c.keys = append(c.keys, keySpecFor{key, spec}) }
+}
+
 // WithJobDuration sets how long each run of a job stays active before it
 // reaches its outcome. Zero makes jobs finish the moment they start.
 func WithJobDuration(d time.Duration) Option { return func(c *config) { c.jobDuration = d } }
@@ -103,30 +181,49 @@ func WithJobDuration(d time.Duration) Option { return func(c *config) { c.jobDur
 // WithClock replaces the wall clock, typically with a FakeClock.
 func WithClock(clock Clock) Option { return func(c *config) { c.clock = clock } }
 
+// WithAgent decides the outcome of every run from its prompt (the create
+// prompt, then each follow-up). Without it every run completes with a pull
+// request. The function may be called concurrently.
+func WithAgent(agent func(prompt string) Outcome) Option {
+	return func(c *config) { c.agent = agent }
+}
+
+// WithOutcome forces the outcome of every new run from the start, as
+// -outcome and PUT /_mock/outcome do: OutcomeFailed ends jobs failed,
+// deployments and previews in failure and exports failed. Reset returns to
+// it.
+func WithOutcome(o Outcome) Option { return func(c *config) { c.outcome = o } }
+
 // WithJobRateLimit sets how many job creations and follow-ups a project may
 // make per window (the service: 100 per hour). n <= 0 turns the limit off.
 func WithJobRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.jobLimit = limit{n, per} }
+	return func(c *config) { c.jobLimit = ratelimit.Limit{N: n, Per: per} }
 }
 
 // WithAnalyticsRateLimit sets how many analytics requests an organization
 // may make per window, all analytics routes and keys together (the service:
 // 100 per hour). n <= 0 turns the limit off.
 func WithAnalyticsRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.analyticsLimit = limit{n, per} }
+	return func(c *config) { c.analyticsLimit = ratelimit.Limit{N: n, Per: per} }
 }
 
-// WithoutRateLimits turns both rate limits off, for benchmarks and for tests
-// that are not about quotas.
+// WithDeployRateLimit sets how many deployments an organization may
+// trigger per window, over both routes that trigger one (the service: 10
+// per 10 seconds). n <= 0 turns the limit off.
+func WithDeployRateLimit(n int, per time.Duration) Option {
+	return func(c *config) { c.deployLimit = ratelimit.Limit{N: n, Per: per} }
+}
+
+// WithPreviewRateLimit sets how many previews an organization may trigger
+// per window (the service: 5 per minute). n <= 0 turns the limit off.
+func WithPreviewRateLimit(n int, per time.Duration) Option {
+	return func(c *config) { c.previewLimit = ratelimit.Limit{N: n, Per: per} }
+}
+
+// WithoutRateLimits turns every rate limit off, for benchmarks and for
+// tests that are not about quotas.
 func WithoutRateLimits() Option {
-	return func(c *config) { c.jobLimit.n, c.analyticsLimit.n, c.ci.noLimits = 0, 0, true }
-}
-
-// WithAgent decides the outcome of every run from its prompt (the create
-// prompt, then each follow-up). Without it every run completes with a pull
-// request. The function may be called concurrently.
-func WithAgent(agent func(prompt string) Outcome) Option {
-	return func(c *config) { c.agent = agent }
+	return func(c *config) { c.jobLimit.N, c.analyticsLimit.N, c.noDeployLimits = 0, 0, true }
 }
 
 // WithVisits stores visits for the primary project from the start; Reset
@@ -139,6 +236,56 @@ func WithVisits(visits ...Visit) Option {
 // primary project (see SyntheticVisits), ending at the clock's time when the
 // server starts. WithSeed makes the whole data set.
 func WithSyntheticVisits(n int) Option { return func(c *config) { c.synthetic = n } }
+
+// WithSearches stores search events for the primary project from the
+// start; Reset returns to them.
+func WithSearches(searches ...SearchEvent) Option {
+	return func(c *config) { c.searches = append(c.searches, searches...) }
+}
+
+// WithFeedback stores feedback entries for the primary project from the
+// start; Reset returns to them.
+func WithFeedback(entries ...Feedback) Option {
+	return func(c *config) { c.feedback = append(c.feedback, entries...) }
+}
+
+// WithThreads stores assistant threads for the primary project from the
+// start; Reset returns to them.
+func WithThreads(threads ...Thread) Option {
+	return func(c *config) { c.threads = append(c.threads, threads...) }
+}
+
+// WithSeed stores the coherent synthetic data set of the standalone
+// program's -seed flag for the primary project: n visits and, over the
+// same pages and window, n/5 searches, n/50 feedback entries and n/200
+// assistant threads (see README.md for the ratios). It is deterministic for
+// the same n and the clock's time at start.
+func WithSeed(n int) Option { return func(c *config) { c.seed = n } }
+
+// WithPreviews turns preview deployments on or off for every organization
+// (off: trigger preview answers 403, as on a plan without them).
+func WithPreviews(enabled bool) Option { return func(c *config) { c.noPreviews = !enabled } }
+
+// WithStaticExport turns static export on or off for every organization
+// (off: starting an export answers 403). See also SetStaticExport.
+func WithStaticExport(enabled bool) Option {
+	return func(c *config) { c.noStaticExport = !enabled }
+}
+
+// WithBundleSize pads every static-export bundle to n bytes (see
+// SetBundleSize), for download benchmarks.
+func WithBundleSize(n int64) Option { return func(c *config) { c.bundleSize = n } }
+
+// WithBundleLinkTTL sets how long presigned bundle links stay valid
+// (default one hour).
+func WithBundleLinkTTL(d time.Duration) Option { return func(c *config) { c.bundleTTL = d } }
+
+// WithStorageListener serves the storage host on l instead of a fresh
+// 127.0.0.1 port opened on first use. The server closes l on Close.
+func WithStorageListener(l net.Listener) Option { return func(c *config) { c.storageListener = l } }
+
+// WithTimeouts replaces the connection bounds (see Timeouts).
+func WithTimeouts(t Timeouts) Option { return func(c *config) { c.timeouts = t } }
 
 // WithJournalSize sets how many requests the journal keeps; older entries
 // are dropped so a long-running server stays bounded in memory.

@@ -3,10 +3,19 @@ package mockserver
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/access"
+	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
+	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
 // call carries one authorised API request to its endpoint.
@@ -14,9 +23,9 @@ type call struct {
 	w       http.ResponseWriter
 	r       *http.Request
 	project *project
-	key     string
-	org     *organization // the key's
+	org     *access.Organization // the key's
 	now     time.Time
+	forced  Outcome // OutcomeHeader's outcome, on the routes that read it; "" if none
 }
 
 // serve is the one path every API request takes: fault choice, auth, rate
@@ -24,17 +33,18 @@ type call struct {
 // the journal trustworthy: an entry says exactly what the client was sent.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	started := time.Now()
-	e := JournalEntry{
+	e := journal.Entry{
 		Method:    r.Method,
 		Path:      r.URL.Path,
 		Query:     r.URL.RawQuery,
 		Route:     rt.name,
 		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
-		Auth:      redactAuth(r.Header["Authorization"]),
+		Auth:      journal.Auth(r.Header["Authorization"]),
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
 
-	f, rep, ok := s.readOverrides(r, rt)
+	o, rep, ok := s.readOverrides(r, rt)
+	f := o.fault
 	e.Fault = string(f.Kind) // "" when no fault strikes
 	if ok && f.Kind == FaultLatency {
 		bufferBody(r)
@@ -57,7 +67,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	case f.Kind == FaultStatus && !f.AfterProcessing:
 		rep = injectedStatus(f)
 	default:
-		rep = s.process(w, r, rt, e.Time)
+		rep = s.process(w, r, rt, e.Time, o.outcome)
 		e.Processed, e.EndpointStatus = true, rep.status
 		if f.Kind == FaultStatus { // AfterProcessing: the client gets the fault, the journal keeps both
 			rep.release()
@@ -70,7 +80,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	rep.release()
 }
 
-func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now time.Time) reply {
+func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now time.Time, forced Outcome) reply {
 	if rt == unmatched {
 		return s.notFound(r)
 	}
@@ -78,12 +88,87 @@ func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now 
 	if !ok {
 		return rep
 	}
-	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], key: key, now: now}
-	c.org = s.lookupKey(key).org
+	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], org: key.Org, now: now, forced: forced}
 	if rep, ok := s.admit(rt.limit, c); !ok {
 		return rep
 	}
 	return rt.handle(s, c)
+}
+
+// keyPrefix marks the service's admin keys; any other key is refused before
+// it is even looked up.
+const keyPrefix = access.KeyPrefix
+
+// authorize checks the Bearer key and that it owns projectID. A key that
+// does not own the project gets the same 403 whether the project exists or
+// not, so the answer never reveals other customers' project IDs.
+func (s *Server) authorize(r *http.Request, projectID string) (*access.Key, reply, bool) {
+	values := r.Header["Authorization"]
+	if len(values) == 0 || values[0] == "" {
+		return nil, unauthorized("missing Authorization header; send \"Authorization: Bearer <admin key>\""), false
+	}
+	if len(values) > 1 {
+		// Which one counts is up to each server and proxy on the way: a
+		// request that two of them read differently must not pass.
+		return nil, errorReply(http.StatusBadRequest, "Invalid Authorization header", "send exactly one Authorization header"), false
+	}
+	scheme, token, _ := strings.Cut(values[0], " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return nil, unauthorized("the Authorization header must use the Bearer scheme"), false
+	}
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return nil, unauthorized("the Bearer token is empty"), false
+	}
+	if !strings.HasPrefix(token, keyPrefix) {
+		return nil, unauthorized("the API key is not an admin key (admin keys start with " + keyPrefix + ")"), false
+	}
+	k := s.orgs.Lookup(token)
+	if k == nil {
+		return nil, unauthorized("invalid API key"), false
+	}
+	switch denial, detail := k.Check(r.Method, r.RemoteAddr, s.Now()); denial {
+	case access.Expired:
+		return nil, unauthorized(detail), false
+	case access.NotFromHere, access.NoScope:
+		return nil, errorReply(http.StatusForbidden, "Forbidden", detail), false
+	}
+	// Routes without a project (deployment status, static export) act
+	// within the key's organization.
+	if projectID != "" && !k.Org.Owns(projectID) {
+		return nil, errorReply(http.StatusForbidden, "Forbidden", "this API key has no access to the requested project"), false
+	}
+	return k, reply{}, true
+}
+
+// bearerChallenge is sent with every 401.
+var bearerChallenge = []string{"Bearer"}
+
+func unauthorized(detail string) reply {
+	return errorReply(http.StatusUnauthorized, "Unauthorized", detail)
+}
+
+// admit applies the endpoint's limit (see limits in routes.go). A request
+// uses its slot once admitted, whatever its answer turns out to be.
+func (s *Server) admit(kind ratelimit.Kind, c *call) (reply, bool) {
+	if kind == noLimit {
+		return reply{}, true
+	}
+	k := &limits[kind]
+	lim := k.of(&s.cfg)
+	if lim.N <= 0 || lim.Per <= 0 {
+		return reply{}, true
+	}
+	what := k.what
+	wait, ok := s.limiter.Take(kind, k.bucket(c), c.now, lim)
+	if ok {
+		return reply{}, true
+	}
+	secs := ratelimit.RetryAfterSeconds(wait)
+	rep := errorReply(http.StatusTooManyRequests, "Rate limit exceeded",
+		fmt.Sprintf("at most %d %s every %s; retry in %d seconds", lim.N, what, lim.Per, secs))
+	rep.retryAfter = strconv.Itoa(secs)
+	return rep, false
 }
 
 func (s *Server) notFound(r *http.Request) reply {
@@ -93,15 +178,61 @@ func (s *Server) notFound(r *http.Request) reply {
 		"closest route: "+hint.pattern)
 }
 
-func (s *Server) record(e *JournalEntry, started time.Time) {
+func (s *Server) record(e *journal.Entry, started time.Time) {
 	e.Duration = time.Since(started)
-	// Clipped first, so a hostile megabyte is not scanned; then no key
-	// the client put in the method, path, query or header is kept.
-	e.Method, e.Path, e.Query, e.Auth = scrubKeys(clip(e.Method)), scrubKeys(clip(e.Path)), scrubKeys(clip(e.Query)), scrubKeys(clip(e.Auth))
-	s.journal.add(*e)
+	s.journal.Add(e) // clips, and redacts every key the client put anywhere
 	if s.cfg.logger != nil {
 		s.logRequest(e)
 	}
+}
+
+// JournalEntry records one API request as the server saw and answered it.
+// It never holds the API key, so a journal can be printed in test output.
+// Control-API requests are not journaled, so counts reflect only what the
+// client under test did.
+//
+// Processed and EndpointStatus let a test prove whether the server acted:
+// Processed is false when a fault answered or dropped the request before the
+// endpoint ran (close, status without AfterProcessing, a client that left
+// during a latency delay, an invalid FaultHeader); EndpointStatus is what
+// the endpoint answered (201: the job was created), whatever the client got.
+// Status is the status sent to the client: for a status fault the injected
+// one, so under AfterProcessing it differs from EndpointStatus (504 and
+// 201); for reset, the endpoint's status that the reset kept from the
+// client; 0 when no response was produced.
+type JournalEntry = journal.Entry
+
+// Journal returns the recorded API requests, oldest first: at most the
+// journal size (see WithJournalSize) and 16 MB, with paths and queries cut
+// to 2 KB each. Use it to count calls and retries.
+func (s *Server) Journal() []JournalEntry { return s.journal.Snapshot() }
+
+// ClearJournal forgets the recorded requests, typically after test setup so
+// that later counts cover only the code under test.
+func (s *Server) ClearJournal() { s.journal.Clear() }
+
+func (s *Server) logRequest(e *journal.Entry) {
+	attrs := []slog.Attr{
+		slog.String("method", e.Method),
+		slog.String("path", e.Path),
+		slog.Int("status", e.Status),
+		slog.String("route", e.Route),
+		slog.String("request_id", e.RequestID),
+		slog.Duration("duration", e.Duration),
+	}
+	if e.Query != "" {
+		attrs = append(attrs, slog.String("query", e.Query))
+	}
+	if e.Auth != "" {
+		attrs = append(attrs, slog.String("auth", e.Auth))
+	}
+	if e.Fault != "" {
+		attrs = append(attrs, slog.String("fault", e.Fault), slog.Bool("processed", e.Processed))
+		if e.EndpointStatus != 0 && e.EndpointStatus != e.Status {
+			attrs = append(attrs, slog.Int("endpoint_status", e.EndpointStatus))
+		}
+	}
+	s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
 }
 
 func writeReply(w http.ResponseWriter, rep reply) {
@@ -168,4 +299,59 @@ func sleep(req, server context.Context, d time.Duration) bool {
 	case <-server.Done():
 		return false
 	}
+}
+
+// maxBodyBytes is the largest request body accepted; larger ones are
+// refused without being read whole.
+const maxBodyBytes = 1 << 20
+
+// readBody reads a JSON object body into v, bounded like every API body:
+// through http.MaxBytesReader, so an oversized body costs at most the
+// limit. whenEmpty, if set, is the detail for an empty body.
+func readBody(c *call, v any, whenEmpty string) (reply, bool) {
+	if c.r.ContentLength > maxBodyBytes {
+		return tooLarge(), false
+	}
+	buf := getBuf()
+	defer putBuf(buf)
+	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
+	*buf = body
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return tooLarge(), false
+		}
+		return invalidBody("the request body could not be read: " + err.Error()), false
+	}
+	if len(body) == 0 && whenEmpty != "" {
+		return invalidBody(whenEmpty), false
+	}
+	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
+		return invalidBody("the request body must be a JSON object"), false
+	}
+	// Keys as the schema spells them; others are ignored, as the service
+	// ignores them.
+	if err := reqbody.Decode(body, v); err != nil {
+		return invalidBody(bodyProblem(err)), false
+	}
+	return reply{}, true
+}
+
+// bodyProblem is the detail for a body reqbody refused: a key the client
+// sent is echoed only in part.
+func bodyProblem(err error) string {
+	var ke *reqbody.KeyError
+	if errors.As(err, &ke) {
+		return ke.Path + clipDetail(ke.Key) + ": " + ke.Problem
+	}
+	return err.Error()
+}
+
+func invalidBody(detail string) reply {
+	return errorReply(http.StatusBadRequest, "Invalid request body", detail)
+}
+
+func tooLarge() reply {
+	return errorReply(http.StatusRequestEntityTooLarge, "Request body too large",
+		"the limit is "+strconv.Itoa(maxBodyBytes)+" bytes")
 }

@@ -1,10 +1,12 @@
 package mockserver
 
 import (
-	"strconv"
+	"encoding/json"
 	"sync"
 
+	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
+	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 )
 
 // reply is what an endpoint produces. Endpoints return it instead of writing
@@ -63,7 +65,7 @@ func appendError(b []byte, message string, details []string) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"message":`...)
-			b = appendJSONString(b, clipTo(scrubKeys(d), maxDetail))
+			b = appendJSONString(b, journal.Clip(redact.AnyKey(d), maxDetail))
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -75,4 +77,31 @@ func appendError(b []byte, message string, details []string) []byte {
 // jobs, the errors and the analytics answers.
 func appendJSONString(b []byte, s string) []byte { return analytics.AppendString(b, s) }
 
-func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+// A hostile or careless client puts its key where no key belongs: in the
+// query string, in the path, as the method, as the scheme of its
+// Authorization header. The journal, the logs and the error details repeat
+// what the client sent, so all of them pass through redact.AnyKey first;
+// and they repeat at most maxEcho bytes of any one value, so a megabyte
+// path is not sent back as a megabyte of error.
+
+// maxEcho bounds how much of a client's own value an error detail repeats.
+const maxEcho = 128
+
+// maxDetail bounds one error detail, whatever it holds.
+const maxDetail = 1024
+
+// clipDetail shortens a client's value for an error detail, cutting on a
+// rune boundary and saying how much was left out.
+func clipDetail(s string) string { return journal.Clip(s, maxEcho) }
+
+func jsonReply(status int, body []byte) reply { return reply{status: status, body: body} }
+
+// mustJSON encodes values that cannot fail to encode (maps of strings,
+// plain structs).
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -3,6 +3,8 @@ package mockserver
 import (
 	"net/http"
 	"strings"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
 // Route names identify the API's endpoints in the journal and in fault
@@ -33,36 +35,68 @@ const (
 	RouteStaticExportBundle = "static-export-bundle" // POST /v1/static-export/jobs/{jobId}/bundle
 )
 
-type limitKind int
-
+// The limit kinds of the route table's limit column.
 const (
-	noLimit limitKind = iota
+	noLimit ratelimit.Kind = iota
 	jobLimit
 	analyticsLimit
-	deployLimit  // deployment and automation triggers, per organization
-	previewLimit // preview triggers, per organization
+	deployLimit
+	previewLimit
 )
 
+// limits says, per limit kind, where its figure comes from, which bucket a
+// request counts in and how its 429 names it. Job creations and follow-ups
+// share a budget per project; analytics requests one per organization,
+// every analytics route together; deployments and previews one each per
+// organization.
+var limits = [...]struct {
+	of     func(*config) ratelimit.Limit
+	bucket func(*call) string
+	what   string
+}{
+	jobLimit:       {func(c *config) ratelimit.Limit { return c.jobLimit }, perProject, "job creations and follow-ups per project"},
+	analyticsLimit: {func(c *config) ratelimit.Limit { return c.analyticsLimit }, perOrg, "analytics requests per organization"},
+	deployLimit:    {func(c *config) ratelimit.Limit { return c.deployLimits(c.deployLimit) }, perOrg, "deployment and automation triggers per organization"},
+	previewLimit:   {func(c *config) ratelimit.Limit { return c.deployLimits(c.previewLimit) }, perOrg, "preview deployments per organization"},
+}
+
+func perProject(c *call) string { return c.project.id }
+func perOrg(c *call) string     { return c.org.ID }
+
+// deployLimits is lim, or none under WithoutRateLimits whatever the order
+// of the options.
+func (c *config) deployLimits(lim ratelimit.Limit) ratelimit.Limit {
+	if c.noDeployLimits {
+		return ratelimit.Limit{}
+	}
+	return lim
+}
+
+// route is a row of the route table: how a request is matched, which
+// limit it takes, and the handler of its API area.
 type route struct {
 	name    string
 	method  string
 	path    string // ServeMux pattern path, also shown in not-found hints
-	limit   limitKind
+	limit   ratelimit.Kind
+	outcome bool // reads OutcomeHeader: the run it starts ends as the header says
 	handle  func(s *Server, c *call) reply
 	segs    []string // path split on "/", for the closest-route hint
 	pattern string   // "METHOD path"
 }
 
+// apiRoutes is the route table of the API. Its order breaks ties in the
+// closest-route hint of a 404.
 var apiRoutes = []*route{
-	{name: RouteCreateJob, method: http.MethodPost, path: "/v2/agent/{projectId}/job", limit: jobLimit, handle: (*Server).createJob},
+	{name: RouteCreateJob, method: http.MethodPost, path: "/v2/agent/{projectId}/job", limit: jobLimit, outcome: true, handle: (*Server).createJob},
 	{name: RouteGetJob, method: http.MethodGet, path: "/v2/agent/{projectId}/job/{id}", handle: (*Server).getJob},
-	{name: RouteFollowUp, method: http.MethodPost, path: "/v2/agent/{projectId}/job/{id}/message", limit: jobLimit, handle: (*Server).followUp},
+	{name: RouteFollowUp, method: http.MethodPost, path: "/v2/agent/{projectId}/job/{id}/message", limit: jobLimit, outcome: true, handle: (*Server).followUp},
 	{name: RouteVisitors, method: http.MethodGet, path: "/v1/analytics/{projectId}/visitors", limit: analyticsLimit, handle: (*Server).visitors},
-	{name: RouteTriggerDeployment, method: http.MethodPost, path: "/v1/project/update/{projectId}", limit: deployLimit, handle: (*Server).triggerDeployment},
+	{name: RouteTriggerDeployment, method: http.MethodPost, path: "/v1/project/update/{projectId}", limit: deployLimit, outcome: true, handle: (*Server).triggerDeployment},
 	{name: RouteDeploymentStatus, method: http.MethodGet, path: "/v1/project/update-status/{statusId}", handle: (*Server).deploymentStatus},
-	{name: RouteTriggerPreview, method: http.MethodPost, path: "/v1/project/preview/{projectId}", limit: previewLimit, handle: (*Server).triggerPreview},
+	{name: RouteTriggerPreview, method: http.MethodPost, path: "/v1/project/preview/{projectId}", limit: previewLimit, outcome: true, handle: (*Server).triggerPreview},
 	{name: RouteTriggerAutomation, method: http.MethodPost, path: "/v1/workflow/{projectId}/{workflowSchemaId}/trigger", limit: deployLimit, handle: (*Server).triggerAutomation},
-	{name: RouteStartStaticExport, method: http.MethodPost, path: "/v1/static-export/jobs", handle: (*Server).startStaticExport},
+	{name: RouteStartStaticExport, method: http.MethodPost, path: "/v1/static-export/jobs", outcome: true, handle: (*Server).startStaticExport},
 	{name: RouteStaticExportStatus, method: http.MethodGet, path: "/v1/static-export/jobs/{jobId}", handle: (*Server).staticExportStatus},
 	{name: RouteStaticExportBundle, method: http.MethodPost, path: "/v1/static-export/jobs/{jobId}/bundle", handle: (*Server).staticExportBundle},
 	{name: RouteViews, method: http.MethodGet, path: "/v1/analytics/{projectId}/views", limit: analyticsLimit, handle: (*Server).views},

@@ -14,7 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
+	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
+	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
+	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
 // Version identifies the mock's behaviour; it is sent in VersionHeader on
@@ -33,34 +37,35 @@ const (
 
 // Errors returned by the Server's Go methods.
 var (
-	ErrJobNotFound    = errors.New("mockserver: job not found")
+	ErrJobNotFound    = jobs.ErrNotFound
 	ErrUnknownProject = errors.New("mockserver: unknown project")
-	ErrJobArchived    = errors.New("mockserver: job is archived")
+	ErrJobArchived    = jobs.ErrArchived
 )
 
-// Server is a stateful, in-process implementation of the agent-jobs and
-// visitor-analytics API. It is safe for concurrent use; every piece of state
-// (clock, jobs, visits, journal) belongs to one Server, so parallel tests
-// never share anything.
+// Server is a stateful, in-process implementation of the Mintlify admin
+// API: agent jobs, the analytics export, deployments and previews, and
+// static export. It is safe for concurrent use; every piece of state (clock,
+// keys, jobs, events, deployments, exports, journal) belongs to one Server,
+// so parallel tests never share anything.
 type Server struct {
 	cfg       config
 	apiKey    string
 	projectID string
 	url       string
 
-	keys     map[string]map[string]bool // key -> projects it may use; fixed after New
-	projects map[string]*project        // fixed after New
-	offset   atomic.Int64               // nanoseconds the control API moved the clock
+	projects map[string]*project // fixed after New
+	offset   atomic.Int64        // nanoseconds the control API moved the clock
 
+	orgs           *access.Book      // organizations, their projects and keys
 	signer         *analytics.Signer // seals analytics cursors; one key per server
-	jobs           *jobStore
-	limiter        *rateLimiter
-	journal        *journal
+	jobs           *jobs.Store
+	deploys        *deployState // deployments, previews and what triggers them
+	exports        *exportState // static export and its storage host
+	limiter        *ratelimit.Limiter
+	journal        *journal.Journal
 	faults         *faultSet
 	defaultOutcome atomic.Pointer[Outcome] // set over the control API; nil = ask the agent
 	requestSeq     atomic.Uint64
-	orgs           *orgBook // organizations, their projects and keys: orgs.go
-	ci             *ciState // deployments, automations, static export: ci.go
 
 	handler http.Handler
 	api     *http.ServeMux
@@ -77,10 +82,16 @@ type Server struct {
 	closeOnce sync.Once
 }
 
+// project is what the server keeps of a project: its repository, its
+// analytics events and what it has on the service's dashboard.
 type project struct {
 	id     string
 	repo   string           // GitHub URL reported in every job's source
 	events *analytics.Store // visits, searches, feedback, threads
+
+	branch, subdomain string                  // the deployment branch; the docs' subdomain
+	noPreviews        bool                    // the plan lacks preview deployments
+	outcome           atomic.Pointer[Outcome] // how its deployments, previews and exports end; nil: success
 }
 
 // New starts a server on a random 127.0.0.1 port. It panics if the options
@@ -170,20 +181,30 @@ func build(cfg config) (*Server, error) {
 		s.projectID = "proj_" + randomToken()[:12]
 	}
 	s.signer = analytics.NewSigner()
-	if err := s.buildAccess(); err != nil {
+	if err := s.buildProjects(); err != nil {
 		return nil, err
 	}
-	if err := s.buildCI(); err != nil {
-		return nil, err
+	if o := cfg.outcome; o != "" && !jobs.ValidOutcome(o) {
+		return nil, fmt.Errorf("mockserver: WithOutcome: invalid outcome %q", o)
+	}
+	if n := cfg.bundleSize; n > MaxBundleSize {
+		return nil, fmt.Errorf("mockserver: WithBundleSize(%d): want at most %d bytes (1 TiB)", n, int64(MaxBundleSize))
 	}
 	faults, err := newFaultSet(cfg.faults, cfg.faultSeed)
 	if err != nil {
 		return nil, err
 	}
 	s.faults = faults
-	s.jobs = newJobStore()
-	s.limiter = newRateLimiter()
-	s.journal = newJournal(cfg.journalSize)
+	s.jobs = jobs.NewStore()
+	s.deploys = newDeployState()
+	s.exports = newExportState()
+	s.resetRuns()
+	s.limiter = ratelimit.New()
+	journalSize := cfg.journalSize
+	if journalSize <= 0 {
+		journalSize = DefaultJournalSize
+	}
+	s.journal = journal.New(journalSize)
 	if err := s.seedEvents(); err != nil {
 		return nil, err
 	}
@@ -192,17 +213,19 @@ func build(cfg config) (*Server, error) {
 	return s, nil
 }
 
-func (s *Server) buildAccess() error {
-	s.keys = map[string]map[string]bool{}
+// buildProjects makes the projects, the organizations their keys form and
+// the keys' restrictions, and applies each project's dashboard settings.
+func (s *Server) buildProjects() error {
+	grants := map[string]map[string]bool{} // key -> projects it may use
 	s.projects = map[string]*project{}
 	grant := func(key, projectID string) error {
-		if err := checkKeyForm(key); err != nil {
+		if err := access.CheckForm(key); err != nil {
 			return err
 		}
-		if s.keys[key] == nil {
-			s.keys[key] = map[string]bool{}
+		if grants[key] == nil {
+			grants[key] = map[string]bool{}
 		}
-		s.keys[key][projectID] = true
+		grants[key][projectID] = true
 		return nil
 	}
 	addProject := func(id string, keys []string) error {
@@ -210,7 +233,7 @@ func (s *Server) buildAccess() error {
 			return fmt.Errorf("mockserver: invalid project ID %q", id)
 		}
 		if _, dup := s.projects[id]; !dup {
-			s.projects[id] = &project{id: id, repo: repositoryURL(id), events: analytics.NewStore(id, s.signer)}
+			s.projects[id] = &project{id: id, repo: jobs.RepositoryURL(id), events: analytics.NewStore(id, s.signer)}
 		}
 		for _, k := range keys {
 			if err := grant(k, id); err != nil {
@@ -231,7 +254,42 @@ func (s *Server) buildAccess() error {
 			return err
 		}
 	}
+	s.orgs = access.Build(grants, s.apiKey, !s.cfg.noPreviews, !s.cfg.noStaticExport)
+	for _, spec := range s.cfg.keys {
+		if err := s.orgs.Add(spec.key, spec.spec.access()); err != nil {
+			return err
+		}
+	}
+	for id, p := range s.projects {
+		ps := s.cfg.settings[id]
+		p.branch, p.subdomain, p.noPreviews = ps.Branch, ps.Subdomain, ps.NoPreviews
+		if p.branch == "" {
+			p.branch = "main"
+		}
+		if p.subdomain == "" {
+			p.subdomain = jobs.Slug(strings.TrimPrefix(id, "proj_"), 40, "docs")
+		}
+		if ps.Outcome != "" {
+			if !jobs.ValidOutcome(ps.Outcome) {
+				return fmt.Errorf("mockserver: project %s: invalid outcome %q", id, ps.Outcome)
+			}
+			o := ps.Outcome
+			p.outcome.Store(&o)
+		}
+	}
+	for id := range s.cfg.settings {
+		if s.projects[id] == nil {
+			return fmt.Errorf("mockserver: WithProjectSettings: %w %q (add it with WithProject)", ErrUnknownProject, id)
+		}
+	}
 	return nil
+}
+
+// NewKey makes a key of the primary organization with the restrictions of
+// spec, as POST /_mock/keys does.
+func (s *Server) NewKey(spec KeySpec) (string, error) {
+	key := keyPrefix + randomToken()
+	return key, s.orgs.Add(key, spec.access())
 }
 
 // tokenEncoding is lower-case base32 without padding: IDs that read well
@@ -283,6 +341,32 @@ func (s *Server) Close() {
 		s.inflight.Wait()
 		s.conns.Wait()
 	})
+}
+
+// Reset returns the server to its initial state: no jobs, the visits and
+// fault rules given as options, an empty journal, fresh rate-limit windows,
+// no forced outcome and no clock advance. Keys and projects stay.
+func (s *Server) Reset() {
+	s.jobs.Reset()
+	for _, p := range s.projects {
+		p.events.Reset()
+	}
+	s.journal.Clear()
+	s.limiter.Reset()
+	s.faults.reset()
+	s.defaultOutcome.Store(nil)
+	s.offset.Store(0)
+	s.resetRuns()
+}
+
+// resetRuns returns deployments (with the seeded history), exports and the
+// forced outcome to their initial state.
+func (s *Server) resetRuns() {
+	s.resetDeployments()
+	s.exports.reset(s.cfg.bundleSize)
+	if o := s.cfg.outcome; o != "" {
+		s.defaultOutcome.Store(&o)
+	}
 }
 
 // enter registers a request, or refuses it once Close has begun, so that

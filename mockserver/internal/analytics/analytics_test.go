@@ -3,7 +3,6 @@ package analytics
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"net/http"
 	"sort"
 	"strings"
 	"testing"
@@ -51,7 +50,7 @@ func TestCursorsOpenOnlyForTheirQuery(t *testing.T) {
 		"another server":  func() *Error { _, err := NewSigner().open(q.binding("p"), c); return err },
 		"malformed":       func() *Error { _, err := s.open(q.binding("p"), "!!"); return err },
 	} {
-		if err := try(); err == nil || err.Status != http.StatusBadRequest {
+		if err := try(); err == nil || err.NotFound {
 			t.Errorf("%s: %v, want a 400", name, err)
 		}
 	}

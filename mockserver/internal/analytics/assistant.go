@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -250,7 +249,7 @@ func appendConversation(b []byte, t *Thread, turn *Turn) []byte {
 // message then the assistant's. createdAt is the first query's time.
 func (st *Store) Thread(dst []byte, id string) ([]byte, error) {
 	if !ValidULID(id) {
-		return nil, &Error{Status: http.StatusBadRequest, Message: "Invalid thread ID",
+		return nil, &Error{Message: "Invalid thread ID",
 			Details: []string{"threadId: must be a ULID (26 characters of Crockford base32), got " + quoteShort(id)}}
 	}
 	var out []byte
@@ -276,7 +275,7 @@ func (st *Store) Thread(dst []byte, id string) ([]byte, error) {
 		out = append(b, "]}"...)
 	})
 	if out == nil {
-		return nil, &Error{Status: http.StatusNotFound, Message: "Thread not found"}
+		return nil, &Error{NotFound: true, Message: "Thread not found"}
 	}
 	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"net/http"
 )
 
 // Signer seals cursors with an HMAC keyed per server. A cursor carries only
@@ -65,7 +64,7 @@ func (s *Signer) open(binding []byte, cursor string) ([]byte, *Error) {
 }
 
 func badCursor(why string) *Error {
-	return &Error{Status: http.StatusBadRequest, Message: "Invalid cursor",
+	return &Error{Message: "Invalid cursor",
 		Details: []string{"cursor: not a cursor this server issued for this query: " + why + "; start again without a cursor"}}
 }
 

@@ -1,13 +1,12 @@
 package analytics
 
-import "net/http"
-
-// Error is a refused request: the status to answer and the problems, one
-// detail each, so a client fixes everything in one round.
+// Error is a refused request: what was not found, or else an invalid
+// request, and the problems, one detail each, so a client fixes everything
+// in one round. The server answers NotFound with 404, the rest with 400.
 type Error struct {
-	Status  int
-	Message string
-	Details []string
+	NotFound bool
+	Message  string
+	Details  []string
 }
 
 // Error is the message and the first detail, for logs and Go callers.
@@ -19,5 +18,5 @@ func (e *Error) Error() string {
 }
 
 func invalidQuery(problems ...string) *Error {
-	return &Error{Status: http.StatusBadRequest, Message: "Invalid query parameters", Details: problems}
+	return &Error{Message: "Invalid query parameters", Details: problems}
 }

@@ -200,10 +200,13 @@ type pageFeedback struct {
 	total                      int
 }
 
-// FeedbackByPage appends the per-page counts for q: thumbsUp and
-// thumbsDown count votes (contextual and thumbs_only entries, by Helpful),
-// code counts code_snippet entries, total counts every matching entry of
-// the page. Pages by total descending, then path ascending.
+// FeedbackByPage appends the per-page counts for q, as the vendor's schema
+// describes them: thumbsUp and thumbsDown count contextual entries ("Number
+// of positive (thumbs up) contextual feedback entries"), by Helpful; code
+// counts code_snippet entries; total counts every matching entry of the
+// page, thumbs_only votes included. So a page's row is what a /feedback
+// walk with the same filters shows, counted. Pages by total descending,
+// then path ascending.
 func (st *Store) FeedbackByPage(dst []byte, q *Query) []byte {
 	var out []byte
 	st.read(func(e *events, _ uint64) {
@@ -222,7 +225,7 @@ func (st *Store) FeedbackByPage(dst []byte, q *Query) []byte {
 			}
 			r.total++
 			switch f.Source {
-			case SourceContextual, SourceThumbsOnly:
+			case SourceContextual:
 				if f.Helpful {
 					r.thumbsUp++
 				} else {

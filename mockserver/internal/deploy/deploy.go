@@ -1,8 +1,8 @@
-// Package deploy holds the mock's deployments, previews and automations:
-// their state, the rules that move a deployment from queued to its verdict
-// on the server's clock, and the JSON the status route answers. It knows
-// nothing of HTTP, keys or rate limits; mockserver's handlers call it with
-// the time of the request.
+// Package deploy holds the mock's deployments and previews and what
+// triggers them: their state, the rules that move a deployment from queued
+// to its verdict on the server's clock (Deployment.At), and the JSON the
+// status route answers. It knows nothing of HTTP, keys or rate limits;
+// mockserver's handlers call it with the time of the request.
 package deploy
 
 import (

@@ -84,21 +84,21 @@ func TestSuccessiveCommitsDiffer(t *testing.T) {
 }
 
 func TestAutomationRules(t *testing.T) {
-	st := NewStore()
-	st.AddAutomation(Automation{ID: "a", Project: "p", Trigger: CustomSchedule, Active: true})
-	st.AddAutomation(Automation{ID: "off", Project: "p", Trigger: CustomSchedule})
-	st.AddAutomation(Automation{ID: "push", Project: "p", Trigger: CodeChange, Active: true})
+	st := NewAutomations()
+	st.Add(Automation{ID: "a", Project: "p", Trigger: CustomSchedule, Active: true})
+	st.Add(Automation{ID: "off", Project: "p", Trigger: CustomSchedule})
+	st.Add(Automation{ID: "push", Project: "p", Trigger: CodeChange, Active: true})
 	for _, c := range []struct {
 		project, id string
 		want        Refusal
 	}{
 		{"p", "a", Accepted}, {"q", "a", NotFound}, {"p", "nope", NotFound}, {"p", "off", Inactive}, {"p", "push", NotSchedule},
 	} {
-		if _, got := st.TriggerAutomation(c.project, c.id, "r", "j"); got != c.want {
+		if _, got := st.Trigger(c.project, c.id, "r", "j"); got != c.want {
 			t.Errorf("%s/%s: %d, want %d", c.project, c.id, got, c.want)
 		}
 	}
-	for _, a := range st.Automations() {
+	for _, a := range st.All() {
 		if want := map[string]int{"a": 1}[a.ID]; a.Runs != want {
 			t.Errorf("%s ran %d times, want %d", a.ID, a.Runs, want)
 		}

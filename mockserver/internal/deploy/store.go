@@ -6,15 +6,13 @@ import (
 	"time"
 )
 
-// Store keeps every deployment, preview and automation of one server.
-// It is safe for concurrent use.
+// Store keeps every deployment and preview of one server. It is safe for
+// concurrent use.
 type Store struct {
 	mu          sync.RWMutex
 	deployments map[string]*Deployment
 	order       []*Deployment
 	perProject  map[string]int // deployments so far, to vary commits
-	automations map[string]*Automation
-	autoOrder   []*Automation
 }
 
 // NewStore returns an empty store.
@@ -31,8 +29,6 @@ func (st *Store) Reset() {
 	st.deployments = map[string]*Deployment{}
 	st.order = nil
 	st.perProject = map[string]int{}
-	st.automations = map[string]*Automation{}
-	st.autoOrder = nil
 }
 
 // Start records a new deployment. The caller fills everything but the
@@ -134,90 +130,6 @@ type wireFiles struct {
 	Added    []string `json:"added"`
 	Modified []string `json:"modified"`
 	Removed  []string `json:"removed"`
-}
-
-// Trigger is what starts an automation.
-type Trigger string
-
-// The automation triggers of the service. Only a custom schedule can be
-// triggered over the API; the others wait for their event.
-const (
-	CustomSchedule Trigger = "custom_schedule"
-	CodeChange     Trigger = "code_change"
-	ContentUpdate  Trigger = "content_update"
-)
-
-// Valid reports whether t is one of the service's triggers.
-func (t Trigger) Valid() bool {
-	return t == CustomSchedule || t == CodeChange || t == ContentUpdate
-}
-
-// Automation is a stored automation with the runs it was asked for.
-type Automation struct {
-	ID      string  `json:"id"`
-	Project string  `json:"project"`
-	Trigger Trigger `json:"trigger"`
-	Active  bool    `json:"active"`
-	Runs    int     `json:"runs"`
-}
-
-// Run is one recorded run of an automation.
-type Run struct {
-	AutomationID, RunID, JobID string
-}
-
-// AddAutomation stores a; its ID must be new.
-func (st *Store) AddAutomation(a Automation) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if _, dup := st.automations[a.ID]; dup {
-		return false
-	}
-	a.Runs = 0
-	st.automations[a.ID] = &a
-	st.autoOrder = append(st.autoOrder, &a)
-	return true
-}
-
-// Automations lists the automations in the order they were added, as
-// copies.
-func (st *Store) Automations() []Automation {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	out := make([]Automation, len(st.autoOrder))
-	for i, a := range st.autoOrder {
-		out[i] = *a
-	}
-	return out
-}
-
-// Refusal says why an automation cannot run.
-type Refusal int
-
-// Why TriggerAutomation refused, in the order the checks are made.
-const (
-	Accepted    Refusal = iota
-	NotFound            // unknown, or another project's (the same answer)
-	Inactive            // switched off
-	NotSchedule         // not on a custom schedule
-)
-
-// TriggerAutomation records a run of the automation for project, with the
-// run and job IDs the caller drew, unless a rule refuses it.
-func (st *Store) TriggerAutomation(project, id, runID, jobID string) (Run, Refusal) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	a := st.automations[id]
-	switch {
-	case a == nil || a.Project != project:
-		return Run{}, NotFound
-	case !a.Active:
-		return Run{}, Inactive
-	case a.Trigger != CustomSchedule:
-		return Run{}, NotSchedule
-	}
-	a.Runs++
-	return Run{AutomationID: id, RunID: runID, JobID: jobID}, Accepted
 }
 
 // StatusAt is d's status at now.

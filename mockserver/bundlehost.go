@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
@@ -26,21 +27,17 @@ type storageHost struct {
 	done chan struct{}
 }
 
-// WithStorageListener serves the storage host on l instead of a fresh
-// 127.0.0.1 port opened on first use. The server closes l on Close.
-func WithStorageListener(l net.Listener) Option { return func(c *config) { c.ci.storageListener = l } }
-
 // StorageURL is the base URL of the storage host that serves bundles,
 // starting it if it is not running yet.
 func (s *Server) StorageURL() (string, error) {
-	h := &s.ci.storage
+	h := &s.exports.host
 	h.once.Do(func() {
 		if !s.enter() {
 			h.err = errors.New("mockserver: closed")
 			return
 		}
 		defer s.inflight.Done()
-		ln := s.cfg.ci.storageListener
+		ln := s.cfg.storageListener
 		if ln == nil {
 			if ln, h.err = net.Listen("tcp", "127.0.0.1:0"); h.err != nil {
 				return
@@ -70,7 +67,7 @@ func (s *Server) StorageURL() (string, error) {
 // closeStorage stops the storage host, if it ever started, and closes a
 // listener handed over but never used.
 func (s *Server) closeStorage() {
-	h := &s.ci.storage
+	h := &s.exports.host
 	started := false
 	h.once.Do(func() { h.err = errors.New("mockserver: closed") }) // never start after Close
 	if h.srv != nil {
@@ -78,13 +75,14 @@ func (s *Server) closeStorage() {
 		_ = h.srv.Close()
 		<-h.done
 	}
-	if !started && s.cfg.ci.storageListener != nil {
-		_ = s.cfg.ci.storageListener.Close()
+	if !started && s.cfg.storageListener != nil {
+		_ = s.cfg.storageListener.Close()
 	}
 }
 
-// RouteBundleDownload names the storage host's downloads in the journal.
-// It is not an API route: fault rules do not apply to it.
+// RouteBundleDownload names the storage host's downloads in the journal and
+// in fault rules. It is not an API route: only rules that name it apply to
+// it (a "*" rule stays on the API).
 const RouteBundleDownload = "bundle-download" // GET /bundles/{jobId}/bundle.tar.gz on the storage host
 
 // statusRecorder remembers the status a handler sent, for the journal.
@@ -111,19 +109,19 @@ func (w *statusRecorder) Write(b []byte) (int, error) {
 // count downloads and resumes and see that no key reached the storage host
 // (Auth is redacted as everywhere). The link's signature is left out of the
 // recorded query: the journal is meant to be printed.
-func (s *Server) storageEntry(r *http.Request) JournalEntry {
+func (s *Server) storageEntry(r *http.Request) journal.Entry {
 	q := r.URL.Query()
 	if q.Has("signature") {
 		q.Set("signature", "***")
 	}
-	return JournalEntry{
+	return journal.Entry{
 		Time:      s.Now(),
 		Method:    r.Method,
 		Path:      r.URL.Path,
 		Query:     q.Encode(),
 		Route:     RouteBundleDownload,
 		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
-		Auth:      redactAuth(r.Header["Authorization"]),
+		Auth:      journal.Auth(r.Header["Authorization"]),
 	}
 }
 
@@ -164,7 +162,7 @@ func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
 			"a presigned link carries its own signature: send no Authorization header with it"))
 		return
 	}
-	link, err := s.ci.signer.Verify(r.URL.Path, r.URL.Query(), s.Now())
+	link, err := s.exports.signer.Verify(r.URL.Path, r.URL.Query(), s.Now())
 	if err != nil {
 		writeReply(w, errorReply(http.StatusForbidden, "Access denied", err.Error()))
 		return
@@ -193,7 +191,7 @@ func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
 		}()
 	}
 	e.Processed = true
-	j := s.ci.exports.Lookup(link.JobID)
+	j := s.exports.jobs.Lookup(link.JobID)
 	if j == nil || j.At(s.Now()).Status != staticexport.Completed {
 		writeReply(w, errorReply(http.StatusNotFound, "No such object"))
 		return
@@ -324,4 +322,4 @@ func (w *cutWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-func itoa64(n int64) string { return string(appendInt(nil, int(n))) }
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,8 +1,8 @@
-package mockserver
+package redact
 
 import "testing"
 
-func TestScrubKeys(t *testing.T) {
+func TestAnyKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"":                            "",
 		"no key here, mom":            "no key here, mom",
@@ -21,17 +21,17 @@ func TestScrubKeys(t *testing.T) {
 		"mmmmint_abc":                 "mmmmint_***",
 		"mint_a.b-c_d~e":              "mint_***",
 	} {
-		if got := scrubKeys(in); got != want {
-			t.Errorf("scrubKeys(%q) = %q, want %q", in, got, want)
+		if got := AnyKey(in); got != want {
+			t.Errorf("AnyKey(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
-func BenchmarkScrubKeysTypicalPath(b *testing.B) {
+func BenchmarkAnyKeyTypicalPath(b *testing.B) {
 	p := "/v1/analytics/proj_abcdefghijkl/views"
 	q := "dateFrom=2025-01-01&dateTo=2025-02-01&limit=250&offset=500"
 	for b.Loop() {
-		_ = scrubKeys(p)
-		_ = scrubKeys(q)
+		_ = AnyKey(p)
+		_ = AnyKey(q)
 	}
 }

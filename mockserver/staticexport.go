@@ -1,29 +1,48 @@
 package mockserver
 
 import (
+	"crypto/rand"
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
+// ErrUnknownKey is returned by SetStaticExport for a key the server does not
+// know.
+var ErrUnknownKey = access.ErrUnknownKey
+
+// SetStaticExport turns static export on or off for the organization that
+// owns key.
+func (s *Server) SetStaticExport(key string, enabled bool) error {
+	return s.orgs.SetStaticExport(key, enabled)
+}
+
+// MaxBundleSize is the largest padded bundle (1 TiB): WithBundleSize and
+// the control API refuse more, SetBundleSize caps at it.
+const MaxBundleSize = staticexport.MaxSize
+
+// SetBundleSize pads the bundles of links minted from now on to n bytes
+// (still a valid tar.gz of the same pages; the storage host streams the
+// padding without holding it). n smaller than the real bundle, or 0, gives
+// the real bundle; n is capped at MaxBundleSize.
+func (s *Server) SetBundleSize(n int64) { s.exports.bundleSize.Store(min(max(n, 0), MaxBundleSize)) }
+
 // startStaticExport queues an export of the organization's site at domain.
 func (s *Server) startStaticExport(c *call) reply {
-	forced, rep, ok := outcomeOverride(c.r)
-	if !ok {
-		return rep
-	}
 	var body struct {
 		Domain  *string  `json:"domain"`
 		Version *string  `json:"version"`
 		Paths   []string `json:"paths"`
 	}
-	if rep, ok := readBody(c, &body); !ok {
+	if rep, ok := readBody(c, &body, ""); !ok {
 		return rep
 	}
-	if _, enabled := s.features(c.org); !enabled {
+	if _, enabled := s.orgs.Features(c.org); !enabled {
 		return errorReply(http.StatusForbidden, "Static export is not enabled for this organization",
 			"static export is an Enterprise feature; contact sales to enable it")
 	}
@@ -44,18 +63,18 @@ func (s *Server) startStaticExport(c *call) reply {
 		return errorReply(http.StatusBadRequest, "Invalid request body", details...)
 	}
 	j := &staticexport.Job{
-		ID: "se_" + randomHex()[:16], Org: c.org.id, Domain: *body.Domain, Pages: pages,
-		CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(forced, s.projectAt(c.org, *body.Domain)),
+		ID: "se_" + randomHex()[:16], Org: c.org.ID, Domain: *body.Domain, Pages: pages,
+		CreatedAt: c.now, Duration: s.cfg.jobDuration, Fails: s.runFails(c.forced, s.projectAt(c.org, *body.Domain)),
 	}
 	if body.Version != nil {
 		j.Version = *body.Version
 	}
-	s.ci.exports.Add(j)
+	s.exports.jobs.Add(j)
 	return jsonReply(http.StatusAccepted, j.JSON(c.now))
 }
 
 func (s *Server) staticExportStatus(c *call) reply {
-	j := s.ci.exports.Get(c.org.id, c.r.PathValue("jobId"))
+	j := s.exports.jobs.Get(c.org.ID, c.r.PathValue("jobId"))
 	if j == nil {
 		return exportNotFound()
 	}
@@ -65,7 +84,7 @@ func (s *Server) staticExportStatus(c *call) reply {
 // staticExportBundle mints a fresh presigned link to the bundle of a
 // completed export, on the storage host.
 func (s *Server) staticExportBundle(c *call) reply {
-	j := s.ci.exports.Get(c.org.id, c.r.PathValue("jobId"))
+	j := s.exports.jobs.Get(c.org.ID, c.r.PathValue("jobId"))
 	if j == nil {
 		return exportNotFound()
 	}
@@ -76,13 +95,13 @@ func (s *Server) staticExportBundle(c *call) reply {
 	if err != nil {
 		return errorReply(http.StatusInternalServerError, "Internal server error", "the storage host is unavailable")
 	}
-	ttl := s.cfg.ci.bundleTTL
+	ttl := s.cfg.bundleTTL
 	if ttl <= 0 {
 		ttl = DefaultBundleLinkTTL
 	}
-	size := staticexport.Pad(j.Bundle(), s.ci.bundleSize.Load()).Size()
+	size := staticexport.Pad(j.Bundle(), s.exports.bundleSize.Load()).Size()
 	expires := c.now.Add(ttl).Truncate(time.Second)
-	link := s.ci.signer.Sign(staticexport.Link{JobID: j.ID, Size: size, Expires: expires})
+	link := s.exports.signer.Sign(staticexport.Link{JobID: j.ID, Size: size, Expires: expires})
 	return jsonReply(http.StatusOK, mustJSON(struct {
 		JobID     string `json:"jobId"`
 		BundleURL string `json:"bundleUrl"`
@@ -91,26 +110,38 @@ func (s *Server) staticExportBundle(c *call) reply {
 	}{j.ID, base + link, size, expires.UTC().Format(time.RFC3339)}))
 }
 
+func exportNotFound() reply { return errorReply(http.StatusNotFound, "Static export job not found") }
+
+// exportState is the server's side of static export: the export jobs, the
+// signer of bundle links, the padding of new links and the storage host
+// that serves them (bundlehost.go). The rules live in internal/staticexport.
+type exportState struct {
+	jobs       *staticexport.Store
+	signer     *staticexport.Signer
+	bundleSize atomic.Int64
+	host       storageHost
+}
+
+func newExportState() *exportState {
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	return &exportState{jobs: staticexport.NewStore(), signer: staticexport.NewSigner(secret)}
+}
+
+// reset forgets every export and pads new links to bundleSize again.
+func (e *exportState) reset(bundleSize int64) {
+	e.jobs.Reset()
+	e.bundleSize.Store(bundleSize)
+}
+
 // projectAt is the organization's project served at domain (its subdomain
 // under mintlify.app), whose outcome an export of it takes; nil for any
 // other domain, such as a custom one.
-func (s *Server) projectAt(o *organization, domain string) *ciProject {
-	for id, p := range s.ci.projects {
-		if o.owns(id) && strings.EqualFold(domain, p.subdomain+".mintlify.app") {
+func (s *Server) projectAt(o *access.Organization, domain string) *project {
+	for id, p := range s.projects {
+		if o.Owns(id) && strings.EqualFold(domain, p.subdomain+".mintlify.app") {
 			return p
 		}
 	}
 	return nil
 }
-
-func exportNotFound() reply { return errorReply(http.StatusNotFound, "Static export job not found") }
-
-// MaxBundleSize is the largest padded bundle (1 TiB): WithBundleSize and
-// the control API refuse more, SetBundleSize caps at it.
-const MaxBundleSize = staticexport.MaxSize
-
-// SetBundleSize pads the bundles of links minted from now on to n bytes
-// (still a valid tar.gz of the same pages; the storage host streams the
-// padding without holding it). n smaller than the real bundle, or 0, gives
-// the real bundle; n is capped at MaxBundleSize.
-func (s *Server) SetBundleSize(n int64) { s.ci.bundleSize.Store(min(max(n, 0), MaxBundleSize)) }

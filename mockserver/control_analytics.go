@@ -12,6 +12,15 @@ import (
 // more digits must not take the machine.
 const maxSyntheticVisits = 1_000_000
 
+// analyticsControl loads analytics events and counts them.
+var analyticsControl = []*controlRoute{
+	{route: route{method: "POST", path: "/_mock/visits"}, doc: `add visits: {"project": "...", "visits": [{"visitorId", "path", "ai", "timestamp"}], "synthetic": N}`, serve: (*Server).ctlAddVisits},
+	{route: route{method: "POST", path: "/_mock/searches"}, doc: `add search events: {"project": "...", "searches": [{"query", "timestamp", "clickedPath"}]}`, serve: (*Server).ctlAddSearches},
+	{route: route{method: "POST", path: "/_mock/feedback"}, doc: `add feedback: {"project": "...", "feedback": [{"id", "path", "source", "status", "comment", "createdAt", "helpful", "contact", "code", "filename", "lang"}]}`, serve: (*Server).ctlAddFeedback},
+	{route: route{method: "POST", path: "/_mock/threads"}, doc: `add assistant threads: {"project": "...", "threads": [{"id", "caller", "turns": [{"timestamp", "query", "response", ...}]}]}`, serve: (*Server).ctlAddThreads},
+	{route: route{method: "GET", path: "/_mock/events"}, doc: "how many events of each kind a project stores (?project=)", serve: (*Server).ctlEventCounts},
+}
+
 func (s *Server) ctlAddVisits(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Project   string  `json:"project"`

@@ -1,18 +1,22 @@
-package mockserver
+// Package journal is the mock's request journal: a bounded record of the
+// requests the server answered, what it answered and which fault struck,
+// with every key a client put anywhere in them redacted. It knows nothing
+// of HTTP; the server fills an Entry per request and adds it.
+package journal
 
 import (
-	"context"
-	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
-// JournalEntry records one API request as the server saw and answered it.
-// It never holds the API key, so a journal can be printed in test output.
-// Control-API requests are not journaled, so counts reflect only what the
-// client under test did.
+// Entry records one API request as the server saw and answered it (it is
+// mockserver.JournalEntry). It never holds the API key, so a journal can
+// be printed in test output.
 //
 // Processed and EndpointStatus let a test prove whether the server acted:
 // Processed is false when a fault answered or dropped the request before the
@@ -23,7 +27,7 @@ import (
 // one, so under AfterProcessing it differs from EndpointStatus (504 and
 // 201); for reset, the endpoint's status that the reset kept from the
 // client; 0 when no response was produced.
-type JournalEntry struct {
+type Entry struct {
 	Time           time.Time     `json:"time"`                     // server clock when the request was handled
 	Method         string        `json:"method"`                   // as sent
 	Path           string        `json:"path"`                     // decoded, as routed
@@ -48,49 +52,54 @@ const (
 	entryOverhead   = 256 // the fixed fields and the slot, roughly
 )
 
-// journal is a bounded queue: a long-lived standalone server must not grow
+// Journal is a bounded queue: a long-lived standalone server must not grow
 // without limit, and appending must stay cheap on the hot path.
-type journal struct {
+type Journal struct {
 	mu      sync.Mutex
-	entries []JournalEntry
+	entries []Entry
 	head    int // entries[:head] are dropped slots, reclaimed in bulk
 	bytes   int
 	size    int
 }
 
-func newJournal(size int) *journal {
-	if size <= 0 {
-		size = DefaultJournalSize
-	}
-	return &journal{size: size}
+// New returns a journal that keeps at most size entries.
+func New(size int) *Journal {
+	return &Journal{size: size}
 }
 
-// clip shortens s to the field bound, saying how much was cut.
-func clip(s string) string {
-	if len(s) <= maxJournalField {
+// Clip shortens a client's value to n bytes, cut on a rune boundary, saying
+// how much was left out: what the journal keeps of a path or a query, and
+// what an error detail repeats of what the client sent.
+func Clip(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxJournalField
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + "...(" + strconv.Itoa(len(s)-cut) + " more bytes)"
 }
 
-func entryBytes(e *JournalEntry) int {
+func entryBytes(e *Entry) int {
 	return entryOverhead + len(e.Method) + len(e.Path) + len(e.Query) + len(e.Auth) + len(e.RequestID)
 }
 
-func (j *journal) add(e JournalEntry) {
-	e.Path, e.Query = clip(e.Path), clip(e.Query)
-	e.Method, e.Auth = clip(e.Method), clip(e.Auth)
+// Add records e. Its method, path, query and Auth are clipped first, so a
+// hostile megabyte is not scanned; then no key the client put in them is
+// kept. e is changed in place, so a log line written from it after Add is
+// as safe as the journal.
+func (j *Journal) Add(e *Entry) {
+	for _, f := range []*string{&e.Method, &e.Path, &e.Query, &e.Auth} {
+		*f = redact.AnyKey(Clip(*f, maxJournalField))
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries = append(j.entries, e)
-	j.bytes += entryBytes(&e)
+	j.entries = append(j.entries, *e)
+	j.bytes += entryBytes(e)
 	for len(j.entries)-j.head > j.size || j.bytes > maxJournalBytes {
 		j.bytes -= entryBytes(&j.entries[j.head])
-		j.entries[j.head] = JournalEntry{}
+		j.entries[j.head] = Entry{}
 		j.head++
 	}
 	if j.head > len(j.entries)/2 {
@@ -99,47 +108,41 @@ func (j *journal) add(e JournalEntry) {
 	}
 }
 
-func (j *journal) snapshot() []JournalEntry {
+// Snapshot returns the recorded entries, oldest first.
+func (j *Journal) Snapshot() []Entry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return append([]JournalEntry(nil), j.entries[j.head:]...)
+	return append([]Entry(nil), j.entries[j.head:]...)
 }
 
-func (j *journal) clear() {
+// Clear forgets every entry.
+func (j *Journal) Clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.entries, j.head, j.bytes = nil, 0, 0
 }
 
-// Journal returns the recorded API requests, oldest first: at most the
-// journal size (see WithJournalSize) and 16 MB, with paths and queries cut
-// to 2 KB each. Use it to count calls and retries.
-func (s *Server) Journal() []JournalEntry { return s.journal.snapshot() }
+// keyPrefix marks the service's admin keys.
+const keyPrefix = "mint_"
 
-// ClearJournal forgets the recorded requests, typically after test setup so
-// that later counts cover only the code under test.
-func (s *Server) ClearJournal() { s.journal.clear() }
-
-func (s *Server) logRequest(e *JournalEntry) {
-	attrs := []slog.Attr{
-		slog.String("method", e.Method),
-		slog.String("path", clip(e.Path)),
-		slog.Int("status", e.Status),
-		slog.String("route", e.Route),
-		slog.String("request_id", e.RequestID),
-		slog.Duration("duration", e.Duration),
+// Auth describes an Authorization header for the journal and logs
+// without the secret: the scheme and, for admin keys, the public prefix.
+func Auth(values []string) string {
+	if len(values) == 0 {
+		return ""
 	}
-	if e.Query != "" {
-		attrs = append(attrs, slog.String("query", clip(e.Query)))
+	scheme, token, found := strings.Cut(values[0], " ")
+	if !found {
+		return "***"
 	}
-	if e.Auth != "" {
-		attrs = append(attrs, slog.String("auth", e.Auth))
-	}
-	if e.Fault != "" {
-		attrs = append(attrs, slog.String("fault", e.Fault), slog.Bool("processed", e.Processed))
-		if e.EndpointStatus != 0 && e.EndpointStatus != e.Status {
-			attrs = append(attrs, slog.Int("endpoint_status", e.EndpointStatus))
+	if strings.EqualFold(scheme, "Bearer") {
+		if strings.HasPrefix(strings.TrimSpace(token), keyPrefix) {
+			return "Bearer " + keyPrefix + "***"
 		}
+		return "Bearer ***"
 	}
-	s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
+	if len(scheme) > 20 {
+		scheme = scheme[:20]
+	}
+	return scheme + " ***"
 }

@@ -1,0 +1,346 @@
+// Package reqbody reads the JSON bodies of the mock's API and control
+// routes with the key names exactly as the vendor's schema spells them,
+// which encoding/json alone does not do. It knows nothing of HTTP: the
+// handlers hand it the bytes and turn its errors into 400s.
+package reqbody
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// encoding/json matches object keys to fields case-insensitively, so
+// {"Prompt": "x"} would fill Prompt and {"prompt": "a", "PROMPT": ""} would
+// keep the last. The service reads names exactly as its schema spells
+// them, and so does the mock: every body is walked key by key against the
+// type it decodes into before it is decoded. An API body (Decode) is read
+// as the vendor's schema reads it: a member the schema does not name is
+// ignored, a case variant of a name it does included, and invalid UTF-8
+// becomes U+FFFD as in any JSON parser. A control body (DecodeStrict) is
+// the mock's own: there a key that names nothing is a mistake, refused
+// with the right spelling when there is one.
+
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// Decode decodes an API body into v as the vendor's schema reads it: keys
+// that name a field of v's type exactly (at any depth) fill it; any other
+// key is ignored, a case variant of a field's name included (encoding/json
+// alone would let {"PROMPT": ""} overwrite "prompt"). A key repeated in one
+// object is refused: one of its values would be lost whichever a parser
+// kept.
+func Decode(data []byte, v any) error {
+	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data}
+	if err := w.walk(reflect.TypeOf(v)); err != nil {
+		return err
+	}
+	return unmarshal(w.without(), v)
+}
+
+// DecodeStrict decodes a control body into v: every key must name a field
+// of v's type exactly (a case variant is refused with the right spelling),
+// a key repeated in one object is refused, and so is a body that is not
+// valid UTF-8 (encoding/json would turn the bad bytes into U+FFFD and store
+// an event the client never sent).
+func DecodeStrict(data []byte, v any) error {
+	if !utf8.Valid(data) {
+		return errors.New("the request body is not valid UTF-8")
+	}
+	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data, strict: true}
+	if err := w.walk(reflect.TypeOf(v)); err != nil {
+		return err
+	}
+	return unmarshal(data, v)
+}
+
+func unmarshal(data []byte, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			return fmt.Errorf("%s: must be a JSON %s", typeErr.Field, jsonTypeName(typeErr.Type))
+		}
+		return fmt.Errorf("the request body is not valid JSON for this route: %w", err)
+	}
+	return nil
+}
+
+// isSyntaxError reports whether checkKeys failed on malformed JSON rather
+// than on a key or the nesting.
+func isSyntaxError(err error) bool {
+	var syntax *json.SyntaxError
+	return errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+func jsonTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint, reflect.Uint64, reflect.Uint32, reflect.Float64:
+		return "number"
+	}
+	return "value of type " + t.String()
+}
+
+// maxJSONDepth bounds nesting: Decoder.Token, unlike Unmarshal, sets no
+// limit, and a body of a million '[' must not recurse a million deep.
+const maxJSONDepth = 64
+
+// walker reads one JSON value token by token, checking the keys of every
+// object in it against a type. It streams tokens, so a large body is never
+// held twice as a tree. In an API body it notes where the members to
+// ignore stand (case variants of a field's name), so that encoding/json,
+// which would fold them onto the field, never sees them.
+type walker struct {
+	dec    *json.Decoder
+	data   []byte
+	strict bool
+	drop   [][2]int64 // byte ranges of members to leave out, in order
+}
+
+// walk reads the body's value against t and checks nothing follows it but
+// what encoding/json will refuse itself.
+func (w *walker) walk(t reflect.Type) error {
+	if err := w.value(t, "", 0); err != nil {
+		if isSyntaxError(err) {
+			return fmt.Errorf("the request body is not valid JSON: %w", err)
+		}
+		return err
+	}
+	return nil
+}
+
+// value reads one JSON value, checking the keys of every object in it
+// against t (nil: anything goes).
+func (w *walker) value(t reflect.Type, path string, depth int) error {
+	dec := w.dec
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	if depth >= maxJSONDepth {
+		return fmt.Errorf("the request body nests deeper than %d levels", maxJSONDepth)
+	}
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t != nil && (t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler) ||
+		t.Implements(textUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler)) {
+		t = nil // decodes itself (time.Time, json.RawMessage)
+	}
+	switch delim {
+	case '{':
+		var fields map[string]reflect.Type
+		var elem reflect.Type
+		if t != nil {
+			switch t.Kind() {
+			case reflect.Struct:
+				fields = jsonFields(t)
+			case reflect.Map:
+				elem = t.Elem()
+			}
+		}
+		var seen keySet
+		kept := false // a member of this object stays before the current one
+		for dec.More() {
+			start := dec.InputOffset() // after '{' or the previous value
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := tok.(string)
+			// encoding/json keeps the last of repeated keys; the service's
+			// parser may keep the first. Either way one of the values the
+			// client sent is silently lost, so a repeat is refused.
+			if !seen.add(key) {
+				return &KeyError{Path: path, Key: key, Problem: "given more than once"}
+			}
+			next, drop := elem, false
+			if fields != nil {
+				ft, known := fields[key]
+				if !known {
+					if drop, err = w.unknownField(path, key, fields); err != nil {
+						return err
+					}
+				}
+				next = ft
+			}
+			if err := w.value(next, path+key+".", depth+1); err != nil {
+				return err
+			}
+			if drop {
+				w.dropMember(start, dec.InputOffset(), kept)
+			} else {
+				kept = true
+			}
+		}
+	case '[':
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		for dec.More() {
+			if err := w.value(elem, path, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = dec.Token() // the closing delimiter
+	return err
+}
+
+// unknownField decides about a key that names no field: in a control body
+// it is refused (with the right spelling for a case variant); in an API
+// body it is ignored, and a case variant is also dropped before decoding.
+func (w *walker) unknownField(path, key string, fields map[string]reflect.Type) (drop bool, err error) {
+	for name := range fields {
+		if strings.EqualFold(name, key) {
+			if !w.strict {
+				return true, nil
+			}
+			return false, &KeyError{Path: path, Key: key, Problem: fmt.Sprintf("unknown field; field names are case-sensitive: send %q", name)}
+		}
+	}
+	if w.strict {
+		return false, &KeyError{Path: path, Key: key, Problem: "unknown field"}
+	}
+	return false, nil
+}
+
+// dropMember notes the member between start (the end of what precedes it:
+// '{' or the previous value) and end (the end of its value). Its leading
+// comma goes with it; a member with no member kept before it takes the
+// comma that follows it instead, so the object stays well formed.
+func (w *walker) dropMember(start, end int64, keptBefore bool) {
+	if !keptBefore {
+		i := end
+		for i < int64(len(w.data)) && isSpace(w.data[i]) {
+			i++
+		}
+		if i < int64(len(w.data)) && w.data[i] == ',' {
+			end = i + 1
+		}
+	}
+	w.drop = append(w.drop, [2]int64{start, end})
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// without is the body with the dropped members left out (the body itself
+// when there are none, the usual case).
+func (w *walker) without() []byte {
+	if len(w.drop) == 0 {
+		return w.data
+	}
+	out := make([]byte, 0, len(w.data))
+	at := int64(0)
+	for _, d := range w.drop {
+		if d[0] > at {
+			out = append(out, w.data[at:d[0]]...)
+		}
+		at = max(at, d[1])
+	}
+	return append(out, w.data[at:]...)
+}
+
+// KeyError is a key the body may not hold. Key is the client's own text,
+// which an answer should echo only in part (a key can be a megabyte).
+type KeyError struct {
+	Path    string // the enclosing keys, each followed by "."
+	Key     string
+	Problem string
+}
+
+func (e *KeyError) Error() string { return e.Path + e.Key + ": " + e.Problem }
+
+// keySet remembers the keys of one object. Objects have a few keys and a
+// control upload has hundreds of thousands of objects, so the first keys
+// go in a small array and a map is made only for a large object.
+type keySet struct {
+	few  [8]string
+	n    int
+	many map[string]bool
+}
+
+// add reports whether key is new.
+func (k *keySet) add(key string) bool {
+	for _, seen := range k.few[:k.n] {
+		if seen == key {
+			return false
+		}
+	}
+	if k.many[key] {
+		return false
+	}
+	if k.n < len(k.few) {
+		k.few[k.n] = key
+		k.n++
+		return true
+	}
+	if k.many == nil {
+		k.many = map[string]bool{}
+	}
+	k.many[key] = true
+	return true
+}
+
+// jsonFields maps the JSON names of a struct's fields to their types, as
+// encoding/json names them (tag name, else field name; embedded structs
+// flattened).
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	fields := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			for k, v := range jsonFields(f.Type) {
+				fields[k] = v
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fields[name] = f.Type
+	}
+	return fields
+}
+
+// ReadAll is io.ReadAll into a reusable buffer.
+func ReadAll(r io.Reader, b []byte) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package reqbody
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+type inner struct {
+	Name string `json:"name"`
+}
+
+type body struct {
+	Prompt string  `json:"prompt"`
+	N      int     `json:"n"`
+	Items  []inner `json:"items"`
+	In     *inner  `json:"in"`
+}
+
+// An API body keeps exactly what a parser that ignores the case variants
+// would see: the members named exactly, in a well-formed object whatever
+// members around them are left out.
+func TestDecodeLeavesCaseVariantsOut(t *testing.T) {
+	for in, want := range map[string]body{
+		`{"prompt":"a","PROMPT":""}`:                                                           {Prompt: "a"},
+		`{"PROMPT":"","prompt":"a"}`:                                                           {Prompt: "a"},
+		`{"PROMPT":"", "Prompt" : 7 ,"prompt":"a","N":"x"}`:                                    {Prompt: "a"},
+		`{ "Prompt":1 , "PROMPT":2 }`:                                                          {},
+		`{"prompt":"a","x":{"PROMPT":1},"N":[1,{"n":2}],"n":3}`:                                {Prompt: "a", N: 3},
+		`{"items":[{"NAME":"x","name":"y"},{"name":"z","Name":1}],"in":{"Name":2,"name":"w"}}`: {Items: []inner{{"y"}, {"z"}}, In: &inner{"w"}},
+		"{\"prompt\":\"a\xffb\"}":                                                              {Prompt: "a\uFFFDb"},
+		"{\"prompt\":\"a\",\n\t\"PROMPT\":\"b\"\n}":                                            {Prompt: "a"},
+	} {
+		var got body
+		if err := Decode([]byte(in), &got); err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %+v, want %+v", in, got, want)
+		}
+	}
+}
+
+func TestDecodeRefusesRepeatsAndMalformedBodies(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"prompt":"a","prompt":"b"}`:    "prompt: given more than once",
+		`{"in":{"name":"a","name":"b"}}`: "in.name: given more than once",
+		`{"x":{"y":1,"y":2}}`:            "x.y: given more than once",
+		`{"prompt":`:                     "not valid JSON",
+		`{"prompt":"a"} {}`:              "not valid JSON",
+		`{"n":"x"}`:                      "n: must be a JSON number",
+		strings.Repeat("[", 100):         "nests deeper than 64",
+	} {
+		var got body
+		err := Decode([]byte(in), &got)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+}
+
+// A control body names its keys exactly and is valid UTF-8.
+func TestDecodeStrictRefusesWhatItDoesNotKnow(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"PROMPT":"x"}`:         `PROMPT: unknown field; field names are case-sensitive: send "prompt"`,
+		`{"promt":"x"}`:          "promt: unknown field",
+		`{"items":[{"Name":1}]}`: `items.Name: unknown field; field names are case-sensitive: send "name"`,
+		"{\"prompt\":\"a\xff\"}": "not valid UTF-8",
+	} {
+		var got body
+		err := DecodeStrict([]byte(in), &got)
+		if err == nil || err.Error() != want && !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+	var got body
+	if err := DecodeStrict([]byte(`{"prompt":"a","items":[{"name":"b"}]}`), &got); err != nil || got.Prompt != "a" || got.Items[0].Name != "b" {
+		t.Errorf("%+v, %v", got, err)
+	}
+}
+
+// Whatever members are left out, what remains is JSON.
+func FuzzDecodeKeepsTheBodyWellFormed(f *testing.F) {
+	for _, s := range []string{`{"prompt":"a","PROMPT":""}`, `{"Prompt":1,"PROMPT":2}`, `{"items":[{"NAME":1,"name":"x"}]}`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w := walker{dec: json.NewDecoder(strings.NewReader(string(data))), data: data}
+		var v body
+		if w.walk(reflect.TypeOf(&v)) != nil {
+			return
+		}
+		if out := w.without(); len(w.drop) > 0 && !json.Valid(out) && json.Valid(data) {
+			t.Fatalf("%q became %q", data, out)
+		}
+	})
+}
