@@ -1,0 +1,849 @@
+package mintlify
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file holds the Index API's (Universal Search) types, the checks and
+// encoding of its three request bodies, and the decoding of its three
+// answers. The client that sends them is [IndexClient].
+
+// DefaultIndexBaseURL is where the Index API lives: a key that starts with
+// "mint_us_" reaches it, and no other key does. The routes hang below it
+// (".../v1/search").
+const DefaultIndexBaseURL = "https://leaves.mintlify.com/api/universal-search"
+
+// The Index routes, relative to the base URL.
+const (
+	indexPathContext  = "/v1/context"
+	indexPathSearch   = "/v1/search"
+	indexPathContents = "/v1/contents"
+)
+
+// The documented ranges, and the SDK's bounds on an answer.
+const (
+	indexMaxNumResults    = 20   // numResults 1..20
+	indexMaxTokenBudget   = 6000 // tokenBudget 1..6000
+	indexMaxContentsItems = 20   // ids and urls together
+	// An answer never holds more results or statuses than were asked for,
+	// and no request asks for more than 20: more is a malformed answer,
+	// refused before it is decoded, so a hostile answer costs no memory
+	// beyond its body.
+	indexMaxAnswerItems = 20
+	// A result's breadcrumbs are a documentation hierarchy: a few levels.
+	// More than this many is a malformed answer.
+	indexMaxBreadcrumbs = 100
+)
+
+// ContextParams is a question for [IndexClient.BuildContext]. Only Query
+// is needed: the zero value of every other field is its default.
+type ContextParams struct {
+	// Query is the implementation question to research: at least one
+	// character (white space counts, as the API's schema says).
+	Query string
+	// Product names a product or company as a retrieval hint; "" sends
+	// none.
+	Product string
+	// Format is the form of the answer's Response: "txt" (Markdown
+	// sections) or "json" (a serialized JSON object of result items).
+	// "" means "txt": the API requires a format, so the SDK always sends
+	// one. Anything else is refused, case included ("TXT" is).
+	Format string
+	// IncludeDomains keeps retrieval to these domains and ExcludeDomains
+	// leaves these out. Each item must be non-empty. A nil or empty list
+	// is no filter and is not sent: an empty IncludeDomains does not mean
+	// "no domain".
+	IncludeDomains, ExcludeDomains []string
+	// TokenBudget bounds the answer's size in tokens: 1..6000, or 0 for
+	// the API's default (3000, not sent).
+	TokenBudget int
+}
+
+// IndexContext is what [IndexClient.BuildContext] assembled: source-cited
+// context ready to hand to a model.
+type IndexContext struct {
+	// RequestID names the request to Mintlify's support.
+	RequestID string `json:"requestId"`
+	// Query is the question as the API received it.
+	Query string `json:"query"`
+	// Response is Markdown sections (format "txt") or a serialized JSON
+	// object (format "json"). It is "" when nothing matched or nothing
+	// fitted within the token budget: not an error.
+	Response string `json:"response"`
+	// ResultsCount is how many source snippets Response holds.
+	ResultsCount int `json:"resultsCount"`
+	// OutputTokens is Response's size in tokens, within the budget.
+	OutputTokens int `json:"outputTokens"`
+}
+
+// IndexSearchParams is a search for [IndexClient.Search]. Query and
+// NumResults are required.
+type IndexSearchParams struct {
+	// Query is what to search for: at least one character.
+	Query string
+	// NumResults is the most results wanted: 1..20. The API has no
+	// default, so 0 is refused.
+	NumResults int
+	// Text asks for each result's content in full. Without it (and without
+	// MaxCharacters) results come without text: the SDK sends "text":
+	// false explicitly, so the answer does not depend on the API's default.
+	Text bool
+	// MaxCharacters asks for each result's content, at most this many
+	// characters of it (Truncated tells when it was cut). Any value above
+	// 0 implies Text; 0 means no limit; negative is refused.
+	MaxCharacters int
+	// IncludeDomains and ExcludeDomains filter results by domain, as in
+	// [ContextParams]: non-empty items; a nil or empty list is no filter.
+	IncludeDomains, ExcludeDomains []string
+}
+
+// IndexResult is one page of a search or contents answer. It marshals as
+// the API sends it (json.Marshal of a result is what mintctl prints), with
+// PublishedDate as an RFC 3339 string or null.
+type IndexResult struct {
+	// ID names the page for [IndexClient.Contents]: pass a "mintlify"
+	// result's ID in ContentsParams.IDs; a "web" result's ID is its URL,
+	// which goes in ContentsParams.URLs.
+	ID    string
+	URL   string // the canonical source URL
+	Title string
+	// Text is the page's content when it was asked for (Text or
+	// MaxCharacters in a search; always in contents), else "". Its size is
+	// bounded only by the client's cap on an answer's body.
+	Text string
+	// Truncated reports Text cut short by MaxCharacters.
+	Truncated bool
+	// TotalCharacters is the length of the whole content before any cut;
+	// 0 when the API does not say (as when no text was asked for).
+	TotalCharacters int
+	// Score is the relevance relative to the other results of the search;
+	// contents answers score 0 (they rank nothing).
+	Score float64
+	// Source is where the page was retrieved from: "mintlify" (a
+	// Mintlify-hosted documentation site) or "web". A value the API may add
+	// later is passed through; treat it like "web" and use URL.
+	Source string
+	// SiteName is the documentation site's name, or a web page's host.
+	SiteName string
+	// Breadcrumbs is the page's place in its site's hierarchy, outermost
+	// first. An answer with more than 100 for one result is refused as
+	// malformed (a hierarchy is a few levels deep), and so is a list of
+	// more than 100 read by UnmarshalJSON.
+	Breadcrumbs []string
+	// PublishedDate is the zero time when the source gives no date (null
+	// or absent), or gives one the SDK cannot read. Search normalizes
+	// dates to full timestamps; contents by URL passes the source's own
+	// string, which may be date-only (midnight UTC here).
+	PublishedDate time.Time
+}
+
+// IndexSearchResult is what [IndexClient.Search] found, best first.
+type IndexSearchResult struct {
+	RequestID string        `json:"requestId"` // names the request to Mintlify's support
+	Results   []IndexResult `json:"results"`   // at most the NumResults asked for
+}
+
+// ContentsParams names the pages [IndexClient.Contents] should fetch: at
+// least one ID or URL, at most 20 of both together.
+type ContentsParams struct {
+	// IDs are IDs of "mintlify" results: each non-empty.
+	IDs []string
+	// URLs are page URLs, for "web" results or any page: each an absolute
+	// http or https URL with a host and no white space. Non-ASCII text is
+	// sent as given.
+	URLs []string
+	// MaxCharacters is the most characters of content per result; 0 means
+	// no limit (not sent); negative is refused.
+	MaxCharacters int
+	// Query picks the most relevant sections of a page longer than
+	// MaxCharacters; "" sends none.
+	Query string
+}
+
+// ContentStatus is what became of one requested ID or URL: Contents
+// answers partly, so a page that could not be fetched is a status, never
+// an error of the call. It marshals as the API sends it:
+// {"id", "status", "error": {"tag", "httpStatusCode"}}, the error member
+// with the "error" status (or any error detail) only, httpStatusCode null
+// when 0.
+type ContentStatus struct {
+	// ID is the requested ID or URL, as requested.
+	ID string
+	// Status is "success" or "error"; an answer with any other is refused
+	// as malformed, so checking Status == "error" is enough.
+	Status string
+	// ErrorTag says why an item failed, in the API's machine-readable
+	// words; the API's schema lists none, so compare with care.
+	ErrorTag string
+	// HTTPStatusCode is the status the source's site answered when
+	// fetched, 0 when nothing was fetched or the API does not say.
+	HTTPStatusCode int
+}
+
+// IndexContents is what [IndexClient.Contents] fetched: Results holds the
+// pages found, Statuses one entry per requested item, in the API's order
+// (the bundled mock answers in request order, IDs first). An answer
+// with more statuses or results than items asked for is refused as
+// malformed.
+type IndexContents struct {
+	RequestID string          `json:"requestId"` // names the request to Mintlify's support
+	Results   []IndexResult   `json:"results"`
+	Statuses  []ContentStatus `json:"statuses"`
+}
+
+// --- Requests -------------------------------------------------------------
+
+// The request bodies, member for member as the API's schemas name them.
+// Each schema refuses unknown members, so the bodies are structs (never
+// maps) and optional members are left out when zero.
+
+type indexContextBody struct {
+	Query          string   `json:"query"`
+	Product        string   `json:"product,omitempty"`
+	Format         string   `json:"format"`
+	IncludeDomains []string `json:"includeDomains,omitempty"`
+	ExcludeDomains []string `json:"excludeDomains,omitempty"`
+	TokenBudget    int      `json:"tokenBudget,omitempty"`
+}
+
+type indexSearchBody struct {
+	Query          string    `json:"query"`
+	NumResults     int       `json:"numResults"`
+	Text           indexText `json:"text"`
+	IncludeDomains []string  `json:"includeDomains,omitempty"`
+	ExcludeDomains []string  `json:"excludeDomains,omitempty"`
+}
+
+type indexContentsBody struct {
+	IDs           []string `json:"ids,omitempty"`
+	URLs          []string `json:"urls,omitempty"`
+	MaxCharacters int      `json:"maxCharacters,omitempty"`
+	Query         string   `json:"query,omitempty"`
+}
+
+// indexText is the search body's "text": false, true, or
+// {"maxCharacters": n} with n ≥ 1.
+type indexText struct {
+	full          bool
+	maxCharacters int // > 0: at most this many characters
+}
+
+func (t indexText) MarshalJSON() ([]byte, error) {
+	switch {
+	case t.maxCharacters > 0:
+		return json.Marshal(struct {
+			MaxCharacters int `json:"maxCharacters"`
+		}{t.maxCharacters})
+	case t.full:
+		return []byte("true"), nil
+	}
+	return []byte("false"), nil
+}
+
+// body checks p against the context route's schema and encodes it. Every
+// failure is an ErrInvalidInput error, with no body.
+func (p ContextParams) body() ([]byte, error) {
+	if err := indexCheckQuery(p.Query); err != nil {
+		return nil, err
+	}
+	format := p.Format
+	switch format {
+	case "":
+		format = "txt"
+	case "txt", "json":
+	default:
+		return nil, invalidf(`Format %s: want "txt" or "json" ("" is "txt")`, indexQuote(format))
+	}
+	if p.TokenBudget < 0 || p.TokenBudget > indexMaxTokenBudget {
+		return nil, invalidf("TokenBudget %d outside 1..%d (0 for the API's default, 3000)", p.TokenBudget, indexMaxTokenBudget)
+	}
+	if err := indexCheckDomains(p.IncludeDomains, p.ExcludeDomains); err != nil {
+		return nil, err
+	}
+	return indexEncode(indexContextBody{
+		Query:          p.Query,
+		Product:        p.Product,
+		Format:         format,
+		IncludeDomains: p.IncludeDomains,
+		ExcludeDomains: p.ExcludeDomains,
+		TokenBudget:    p.TokenBudget,
+	})
+}
+
+// body checks p against the search route's schema and encodes it. Every
+// failure is an ErrInvalidInput error, with no body.
+func (p IndexSearchParams) body() ([]byte, error) {
+	if err := indexCheckQuery(p.Query); err != nil {
+		return nil, err
+	}
+	if p.NumResults < 1 || p.NumResults > indexMaxNumResults {
+		return nil, invalidf("NumResults %d outside 1..%d (the API requires it)", p.NumResults, indexMaxNumResults)
+	}
+	if p.MaxCharacters < 0 {
+		return nil, invalidf("MaxCharacters %d is negative (0 for no limit)", p.MaxCharacters)
+	}
+	if err := indexCheckDomains(p.IncludeDomains, p.ExcludeDomains); err != nil {
+		return nil, err
+	}
+	return indexEncode(indexSearchBody{
+		Query:          p.Query,
+		NumResults:     p.NumResults,
+		Text:           indexText{full: p.Text, maxCharacters: p.MaxCharacters},
+		IncludeDomains: p.IncludeDomains,
+		ExcludeDomains: p.ExcludeDomains,
+	})
+}
+
+// body checks p against the contents route's schema and encodes it. Every
+// failure is an ErrInvalidInput error, with no body.
+func (p ContentsParams) body() ([]byte, error) {
+	switch n := len(p.IDs) + len(p.URLs); {
+	case n == 0:
+		return nil, invalidf("no IDs or URLs: name at least one page")
+	case n > indexMaxContentsItems:
+		return nil, invalidf("%d IDs and URLs: at most %d in one request", n, indexMaxContentsItems)
+	}
+	for i, id := range p.IDs {
+		if id == "" {
+			return nil, invalidf("IDs[%d] is empty", i)
+		}
+	}
+	for i, u := range p.URLs {
+		if err := indexCheckURL(u); err != nil {
+			return nil, invalidf("URLs[%d] %s: %v", i, indexQuote(u), err)
+		}
+	}
+	if p.MaxCharacters < 0 {
+		return nil, invalidf("MaxCharacters %d is negative (0 for no limit)", p.MaxCharacters)
+	}
+	return indexEncode(indexContentsBody{
+		IDs:           p.IDs,
+		URLs:          p.URLs,
+		MaxCharacters: p.MaxCharacters,
+		Query:         p.Query,
+	})
+}
+
+// indexCheckQuery is the schemas' minLength 1, which counts characters:
+// white space is a query.
+func indexCheckQuery(q string) error {
+	if q == "" {
+		return invalidf("empty Query: the API needs at least one character")
+	}
+	return nil
+}
+
+// indexCheckDomains is the schemas' items of minLength 1. A list's
+// minItems 1 is kept by not sending an empty list.
+func indexCheckDomains(include, exclude []string) error {
+	for _, l := range [...]struct {
+		name    string
+		domains []string
+	}{{"IncludeDomains", include}, {"ExcludeDomains", exclude}} {
+		for i, d := range l.domains {
+			if d == "" {
+				return invalidf("%s[%d] is empty", l.name, i)
+			}
+		}
+	}
+	return nil
+}
+
+// indexCheckURL is the schema's format "uri", narrowed to what the API can
+// fetch: an absolute http or https URL with a host. White space is not
+// part of a URI (it must be percent-encoded); url.Parse refuses control
+// characters itself.
+func indexCheckURL(s string) error {
+	if s == "" {
+		return errors.New("empty")
+	}
+	if strings.ContainsAny(s, " \t\r\n\f\v") {
+		return errors.New("white space in a URL (percent-encode it)")
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return errors.New("not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errors.New("want an absolute http or https URL")
+	}
+	if u.Host == "" {
+		return errors.New("no host")
+	}
+	return nil
+}
+
+func indexEncode(body any) ([]byte, error) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, invalidf("encoding the request: %v", err)
+	}
+	return b, nil
+}
+
+// indexQuote quotes a short text for an error, and only describes a long
+// one, so that an error stays one readable line.
+func indexQuote(s string) string {
+	const limit = 64
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("(a value of %d bytes)", len(s))
+}
+
+// --- Answers --------------------------------------------------------------
+
+// The answers as sent. Fields are pointers so that check can tell a
+// required member that is absent or null (nil) from one that is present,
+// "" or 0 included; a member of the wrong JSON type fails the decoding.
+// check returns plain errors: the request path classifies them as
+// ErrMalformedResponse. toPublic converts without checking, so that the
+// public types' UnmarshalJSON can share it.
+
+type indexContextWire struct {
+	RequestID    *string `json:"requestId"`
+	Query        *string `json:"query"`
+	Response     *string `json:"response"`
+	ResultsCount *int    `json:"resultsCount"`
+	OutputTokens *int    `json:"outputTokens"`
+}
+
+func (w *indexContextWire) check() error {
+	var c indexFieldCheck
+	c.need(w.RequestID != nil, "requestId")
+	c.need(w.Query != nil, "query")
+	c.need(w.Response != nil, "response")
+	c.need(w.ResultsCount != nil, "resultsCount")
+	c.need(w.OutputTokens != nil, "outputTokens")
+	c.notNegative(w.ResultsCount, "resultsCount")
+	c.notNegative(w.OutputTokens, "outputTokens")
+	return c.err
+}
+
+func (w *indexContextWire) toPublic() *IndexContext {
+	return &IndexContext{
+		RequestID:    indexDeref(w.RequestID),
+		Query:        indexDeref(w.Query),
+		Response:     indexDeref(w.Response),
+		ResultsCount: indexDeref(w.ResultsCount),
+		OutputTokens: indexDeref(w.OutputTokens),
+	}
+}
+
+type indexSearchWire struct {
+	RequestID *string         `json:"requestId"`
+	Results   indexResultList `json:"results"`
+}
+
+func (w *indexSearchWire) check() error {
+	var c indexFieldCheck
+	c.need(w.RequestID != nil, "requestId")
+	c.need(w.Results != nil, "results")
+	if c.err != nil {
+		return c.err
+	}
+	return w.Results.check()
+}
+
+// checkFor refuses an answer with more results than p asked for (after
+// check, and after p.body accepted p).
+func (w *indexSearchWire) checkFor(p IndexSearchParams) error {
+	if len(w.Results) > p.NumResults {
+		return fmt.Errorf("%d results, %d asked for", len(w.Results), p.NumResults)
+	}
+	return nil
+}
+
+func (w *indexSearchWire) toPublic() *IndexSearchResult {
+	return &IndexSearchResult{RequestID: indexDeref(w.RequestID), Results: w.Results.toPublic()}
+}
+
+type indexContentsWire struct {
+	RequestID *string         `json:"requestId"`
+	Results   indexResultList `json:"results"`
+	Statuses  indexStatusList `json:"statuses"`
+}
+
+func (w *indexContentsWire) check() error {
+	var c indexFieldCheck
+	c.need(w.RequestID != nil, "requestId")
+	c.need(w.Results != nil, "results")
+	c.need(w.Statuses != nil, "statuses")
+	if c.err != nil {
+		return c.err
+	}
+	if err := w.Results.check(); err != nil {
+		return err
+	}
+	for i := range w.Statuses {
+		if err := w.Statuses[i].check(); err != nil {
+			return fmt.Errorf("statuses[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// checkFor refuses an answer with more statuses or results than p named
+// items (after check, and after p.body accepted p). Fewer is accepted: a
+// service that merges duplicate items answers fewer.
+func (w *indexContentsWire) checkFor(p ContentsParams) error {
+	n := len(p.IDs) + len(p.URLs)
+	if len(w.Statuses) > n || len(w.Results) > n {
+		return fmt.Errorf("%d statuses and %d results for %d items asked for", len(w.Statuses), len(w.Results), n)
+	}
+	return nil
+}
+
+func (w *indexContentsWire) toPublic() *IndexContents {
+	out := &IndexContents{
+		RequestID: indexDeref(w.RequestID),
+		Results:   w.Results.toPublic(),
+	}
+	if w.Statuses != nil {
+		out.Statuses = make([]ContentStatus, len(w.Statuses))
+		for i := range w.Statuses {
+			out.Statuses[i] = w.Statuses[i].toPublic()
+		}
+	}
+	return out
+}
+
+type indexResultWire struct {
+	ID              *string          `json:"id"`
+	URL             *string          `json:"url"`
+	Title           *string          `json:"title"`
+	Text            *string          `json:"text"`
+	Truncated       *bool            `json:"truncated"`
+	TotalCharacters *int             `json:"totalCharacters"`
+	Score           *float64         `json:"score"`
+	Source          *string          `json:"source"`
+	SiteName        *string          `json:"siteName"`
+	Breadcrumbs     indexBreadcrumbs `json:"breadcrumbs"`
+	// PublishedDate is required but nullable: absent reads as null.
+	PublishedDate *string `json:"publishedDate"`
+}
+
+func (w *indexResultWire) check() error {
+	var c indexFieldCheck
+	c.need(w.ID != nil, "id")
+	c.need(w.URL != nil, "url")
+	c.need(w.Title != nil, "title")
+	c.need(w.Text != nil, "text")
+	c.need(w.Score != nil, "score")
+	c.need(w.Source != nil, "source")
+	c.need(w.SiteName != nil, "siteName")
+	c.need(w.Breadcrumbs != nil, "breadcrumbs")
+	c.notNegative(w.TotalCharacters, "totalCharacters")
+	return c.err
+}
+
+func (w *indexResultWire) toPublic() IndexResult {
+	var published time.Time
+	if w.PublishedDate != nil {
+		published = indexParseDate(*w.PublishedDate)
+	}
+	return IndexResult{
+		ID:              indexDeref(w.ID),
+		URL:             indexDeref(w.URL),
+		Title:           indexDeref(w.Title),
+		Text:            indexDeref(w.Text),
+		Truncated:       indexDeref(w.Truncated),
+		TotalCharacters: indexDeref(w.TotalCharacters),
+		Score:           indexDeref(w.Score),
+		Source:          indexDeref(w.Source),
+		SiteName:        indexDeref(w.SiteName),
+		Breadcrumbs:     []string(w.Breadcrumbs),
+		PublishedDate:   published,
+	}
+}
+
+type indexStatusWire struct {
+	ID     *string `json:"id"`
+	Status *string `json:"status"`
+	Error  *struct {
+		Tag *string `json:"tag"`
+		// HTTPStatusCode is required but nullable: absent reads as null.
+		HTTPStatusCode *int `json:"httpStatusCode"`
+	} `json:"error"`
+}
+
+// check enforces the schema's two shapes: "success" without an error, and
+// "error" with one that has a tag.
+func (w *indexStatusWire) check() error {
+	var c indexFieldCheck
+	c.need(w.ID != nil, "id")
+	c.need(w.Status != nil, "status")
+	if c.err != nil {
+		return c.err
+	}
+	switch *w.Status {
+	case "success":
+		if w.Error != nil {
+			return errors.New(`status "success" with an error`)
+		}
+	case "error":
+		c.need(w.Error != nil, "error")
+		if c.err == nil {
+			c.need(w.Error.Tag != nil, "error.tag")
+		}
+	default:
+		return fmt.Errorf("status %s is not one the API documents (success, error)", indexQuote(*w.Status))
+	}
+	return c.err
+}
+
+func (w *indexStatusWire) toPublic() ContentStatus {
+	s := ContentStatus{ID: indexDeref(w.ID), Status: indexDeref(w.Status)}
+	if e := w.Error; e != nil {
+		s.ErrorTag, s.HTTPStatusCode = indexDeref(e.Tag), indexDeref(e.HTTPStatusCode)
+	}
+	return s
+}
+
+// The answer's arrays refuse more items than an answer can hold before
+// any is decoded (see indexMaxAnswerItems). null leaves them nil, for
+// check to refuse.
+
+type indexResultList []indexResultWire
+
+func (l *indexResultList) UnmarshalJSON(b []byte) error {
+	return indexDecodeList((*[]indexResultWire)(l), b, indexMaxAnswerItems, "results")
+}
+
+func (l indexResultList) check() error {
+	for i := range l {
+		if err := l[i].check(); err != nil {
+			return fmt.Errorf("results[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func (l indexResultList) toPublic() []IndexResult {
+	if l == nil {
+		return nil
+	}
+	out := make([]IndexResult, len(l))
+	for i := range l {
+		out[i] = l[i].toPublic()
+	}
+	return out
+}
+
+type indexStatusList []indexStatusWire
+
+func (l *indexStatusList) UnmarshalJSON(b []byte) error {
+	return indexDecodeList((*[]indexStatusWire)(l), b, indexMaxAnswerItems, "statuses")
+}
+
+type indexBreadcrumbs []string
+
+func (l *indexBreadcrumbs) UnmarshalJSON(b []byte) error {
+	return indexDecodeList((*[]string)(l), b, indexMaxBreadcrumbs, "breadcrumbs")
+}
+
+// indexDecodeList decodes the JSON array b into *dst if it holds at most
+// limit items; it counts them first, without allocating, so that a
+// 16 MiB answer of {} items costs nothing. null sets nil; [] an empty,
+// non-nil slice.
+func indexDecodeList[T any](dst *[]T, b []byte, limit int, what string) error {
+	*dst = nil
+	if string(b) == "null" {
+		return nil
+	}
+	n, ok := indexCountItems(b, limit+1)
+	if !ok {
+		return fmt.Errorf("%s: want a JSON array", what)
+	}
+	if n > limit {
+		return fmt.Errorf("%s: more than %d items", what, limit)
+	}
+	out := make([]T, 0, n)
+	if err := json.Unmarshal(b, &out); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	*dst = out
+	return nil
+}
+
+// indexCountItems counts the items of the JSON array b, stopping at stop.
+// It reports false when b is not an array. b comes from encoding/json,
+// which has checked it is valid JSON; anything else gives a wrong count
+// or false, never a panic (json.Unmarshal then refuses it).
+func indexCountItems(b []byte, stop int) (n int, ok bool) {
+	i := 0
+	for i < len(b) && indexSpace(b[i]) {
+		i++
+	}
+	if i == len(b) || b[i] != '[' {
+		return 0, false
+	}
+	depth, inItem := 0, false
+	for ; i < len(b) && n < stop; i++ {
+		c := b[i]
+		if depth == 1 && !inItem && !indexSpace(c) && c != ',' && c != ']' {
+			inItem = true
+			n++
+		}
+		switch c {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return n, true
+			}
+		case ',':
+			if depth == 1 {
+				inItem = false
+			}
+		}
+	}
+	return n, true
+}
+
+func indexSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// indexFieldCheck keeps the first fault found in an answer.
+type indexFieldCheck struct{ err error }
+
+func (c *indexFieldCheck) need(ok bool, name string) {
+	if !ok && c.err == nil {
+		c.err = fmt.Errorf("required field %q is missing or null", name)
+	}
+}
+
+func (c *indexFieldCheck) notNegative(n *int, name string) {
+	if n != nil && *n < 0 && c.err == nil {
+		c.err = fmt.Errorf("field %q is negative", name)
+	}
+}
+
+func indexDeref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
+// indexDateLayouts are the forms of publishedDate the SDK reads: the full
+// ISO 8601 timestamps search sends, and the date-only strings contents by
+// URL may pass through. Times without a zone are UTC.
+var indexDateLayouts = [...]string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999Z0700",
+	"2006-01-02T15:04:05.999999999",
+	time.DateOnly,
+}
+
+// indexParseDate reads a publishedDate. One it cannot read is the zero
+// time, as if absent, not an error: a source's odd date must not fail a
+// call that spent a request of the day's quota.
+func indexParseDate(s string) time.Time {
+	for _, layout := range indexDateLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// --- JSON of the public types ---------------------------------------------
+
+// indexResultJSON is IndexResult as the API spells it. truncated and
+// totalCharacters are left out when zero, as the API leaves them out when
+// no text was asked for.
+type indexResultJSON struct {
+	ID              string   `json:"id"`
+	URL             string   `json:"url"`
+	Title           string   `json:"title"`
+	Text            string   `json:"text"`
+	Truncated       bool     `json:"truncated,omitempty"`
+	TotalCharacters int      `json:"totalCharacters,omitempty"`
+	Score           float64  `json:"score"`
+	Source          string   `json:"source"`
+	SiteName        string   `json:"siteName"`
+	Breadcrumbs     []string `json:"breadcrumbs"`
+	PublishedDate   *string  `json:"publishedDate"`
+}
+
+// MarshalJSON writes r as the API sends it: PublishedDate as RFC 3339 (a
+// date-only source date as its midnight UTC) or null when zero, and nil
+// Breadcrumbs as [], never null.
+func (r IndexResult) MarshalJSON() ([]byte, error) {
+	out := indexResultJSON{
+		ID: r.ID, URL: r.URL, Title: r.Title, Text: r.Text,
+		Truncated: r.Truncated, TotalCharacters: r.TotalCharacters,
+		Score: r.Score, Source: r.Source, SiteName: r.SiteName,
+		Breadcrumbs: r.Breadcrumbs,
+	}
+	if out.Breadcrumbs == nil {
+		out.Breadcrumbs = []string{}
+	}
+	if !r.PublishedDate.IsZero() {
+		s := r.PublishedDate.Format(time.RFC3339Nano)
+		out.PublishedDate = &s
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (or the API sends), without
+// insisting on any member: it reads back saved output, not answers.
+func (r *IndexResult) UnmarshalJSON(b []byte) error {
+	var w indexResultWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*r = w.toPublic()
+	return nil
+}
+
+type indexStatusJSON struct {
+	ID     string                `json:"id"`
+	Status string                `json:"status"`
+	Error  *indexStatusErrorJSON `json:"error,omitempty"`
+}
+
+type indexStatusErrorJSON struct {
+	Tag            string `json:"tag"`
+	HTTPStatusCode *int   `json:"httpStatusCode"`
+}
+
+// MarshalJSON writes s as the API sends it: the error member with the
+// "error" status, or whenever s has an error detail, so that nothing is
+// lost; httpStatusCode null when 0.
+func (s ContentStatus) MarshalJSON() ([]byte, error) {
+	out := indexStatusJSON{ID: s.ID, Status: s.Status}
+	if s.Status == "error" || s.ErrorTag != "" || s.HTTPStatusCode != 0 {
+		out.Error = &indexStatusErrorJSON{Tag: s.ErrorTag}
+		if s.HTTPStatusCode != 0 {
+			code := s.HTTPStatusCode
+			out.Error.HTTPStatusCode = &code
+		}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (or the API sends), without
+// insisting on any member.
+func (s *ContentStatus) UnmarshalJSON(b []byte) error {
+	var w indexStatusWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*s = w.toPublic()
+	return nil
+}
