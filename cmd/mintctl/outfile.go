@@ -47,6 +47,9 @@ func checkOutputPath(path string) (mode fs.FileMode, exists bool, err error) {
 		return 0, false, usageErrorf("--output %s is a folder: give a file's path", path)
 	case err == nil && !fi.Mode().IsRegular():
 		return 0, false, usageErrorf("--output %s is not a regular file (for stdout, use --output -)", path)
+	case err == nil && fi.Mode().Perm()&0o222 == 0:
+		// A shell redirect would fail on it: someone protected it.
+		return 0, false, usageErrorf("--output %s is read-only", path)
 	case err == nil:
 		return fi.Mode(), true, nil
 	case !errors.Is(err, fs.ErrNotExist):

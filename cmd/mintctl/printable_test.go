@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,4 +117,20 @@ func TestCSVToARegularFileStdoutInActions(t *testing.T) {
 	assert.Contains(t, string(data), "path,human,ai,total\n")
 	assert.True(t, isRegularFile(f))
 	assert.False(t, isRegularFile(&stderr))
+}
+
+// JSON made safe stays safe indented too (a later --json may indent): each
+// line inside starts with white space and a quote or a bracket, and holds
+// no "##[".
+func TestSafeJSONIndented(t *testing.T) {
+	t.Parallel()
+	v := map[string]any{"id": hostile, "logs": []string{hostile, "::x::y"}, hostile: map[string]string{"k": hostile}}
+	b, err := json.MarshalIndent(v, "", "  ")
+	require.NoError(t, err)
+	safe := string(safeJSON(b))
+	assert.Empty(t, runnerCommands(safe), "%s", safe)
+	checkNoControl(t, "indented JSON", safe)
+	var back map[string]any
+	require.NoError(t, json.Unmarshal([]byte(safe), &back))
+	assert.Equal(t, hostile, back["id"])
 }
