@@ -361,17 +361,26 @@ func cmdMark(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Value(mockKey{}).(*scriptMock).mark = len(scriptServer(ts).Journal())
 }
 
-// perm FILE MODE checks FILE's permission bits (octal), as a shell
-// redirect would have made them.
+// perm FILE MODE checks FILE's permission bits: MODE in octal, or
+// =OTHER for the bits of the file OTHER (one a shell redirect made, say).
 func cmdPerm(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
-		ts.Fatalf("usage: perm FILE MODE")
+		ts.Fatalf("usage: perm FILE MODE|=OTHER")
 	}
-	want, err := strconv.ParseUint(args[1], 8, 32)
-	ts.Check(err)
-	fi, err := os.Stat(ts.MkAbs(args[0]))
-	ts.Check(err)
-	if got := fi.Mode().Perm(); (got == os.FileMode(want)) == neg {
+	mode := func(name string) os.FileMode {
+		fi, err := os.Stat(ts.MkAbs(name))
+		ts.Check(err)
+		return fi.Mode().Perm()
+	}
+	var want os.FileMode
+	if other, ok := strings.CutPrefix(args[1], "="); ok {
+		want = mode(other)
+	} else {
+		m, err := strconv.ParseUint(args[1], 8, 32)
+		ts.Check(err)
+		want = os.FileMode(m)
+	}
+	if got := mode(args[0]); (got == want) == neg {
 		ts.Fatalf("%s has mode %#o, want %#o", args[0], got, want)
 	}
 }
