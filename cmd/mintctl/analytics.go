@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +55,7 @@ type analyticsRoute struct {
 	paging      paging
 	filters     bool // --source and --status
 	noLimit     bool // no --limit
+	maxLimit    int  // the largest --limit the route takes
 	columns     []column
 	// walk yields the rows, each as values in the order of columns. A
 	// failure is yielded once and carries the point to resume from.
@@ -62,29 +65,32 @@ type analyticsRoute struct {
 func analyticsRoutes() []analyticsRoute {
 	return []analyticsRoute{
 		{
-			name:    "visitors",
-			short:   "Distinct visitors per path, human and AI",
-			paging:  offsetPaging,
-			columns: []column{{name: "path"}, {name: "human"}, {name: "ai"}, {name: "total"}},
+			name:     "visitors",
+			short:    "Distinct visitors per path, human and AI",
+			paging:   offsetPaging,
+			maxLimit: 250,
+			columns:  []column{{name: "path"}, {name: "human"}, {name: "ai"}, {name: "total"}},
 			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
 				rows := c.Visitors(ctx, mintlify.VisitorsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Offset: p.offset})
 				return mapRows(rows, func(r mintlify.PathVisitors) []any { return []any{r.Path, r.Human, r.AI, r.Total} })
 			},
 		},
 		{
-			name:    "views",
-			short:   "Page views per path, human and AI",
-			paging:  offsetPaging,
-			columns: []column{{name: "path"}, {name: "human"}, {name: "ai"}, {name: "total"}},
+			name:     "views",
+			short:    "Page views per path, human and AI",
+			paging:   offsetPaging,
+			maxLimit: 250,
+			columns:  []column{{name: "path"}, {name: "human"}, {name: "ai"}, {name: "total"}},
 			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
 				rows := c.Views(ctx, mintlify.ViewsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Offset: p.offset})
 				return mapRows(rows, func(r mintlify.PathViews) []any { return []any{r.Path, r.Human, r.AI, r.Total} })
 			},
 		},
 		{
-			name:   "searches",
-			short:  "Search terms by hits, with click-through rate and top clicked page",
-			paging: cursorPaging,
+			name:     "searches",
+			short:    "Search terms by hits, with click-through rate and top clicked page",
+			paging:   cursorPaging,
+			maxLimit: 100,
 			columns: []column{{name: "searchQuery"}, {name: "hits"}, {name: "ctr"},
 				{name: "topClickedPage", nullable: true}, {name: "lastSearchedAt"}},
 			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
@@ -95,10 +101,11 @@ func analyticsRoutes() []analyticsRoute {
 			},
 		},
 		{
-			name:    "feedback",
-			short:   "Feedback entries: comments, thumbs and code-snippet reports",
-			paging:  cursorPaging,
-			filters: true,
+			name:     "feedback",
+			short:    "Feedback entries: comments, thumbs and code-snippet reports",
+			paging:   cursorPaging,
+			maxLimit: 100,
+			filters:  true,
 			columns: []column{{name: "id"}, {name: "path"}, {name: "comment", nullable: true},
 				{name: "createdAt", nullable: true}, {name: "source"}, {name: "status"},
 				{name: "helpful", nullable: true}, {name: "contact", nullable: true},
@@ -113,11 +120,12 @@ func analyticsRoutes() []analyticsRoute {
 			},
 		},
 		{
-			name:    "feedback-by-page",
-			short:   "Feedback counts per path (one request: up to --limit paths, default and at most 100)",
-			paging:  noPaging,
-			filters: true,
-			columns: []column{{name: "path"}, {name: "thumbsUp"}, {name: "thumbsDown"}, {name: "code"}, {name: "total"}},
+			name:     "feedback-by-page",
+			short:    "Feedback counts per path (one request: up to --limit paths, default and at most 100)",
+			paging:   noPaging,
+			maxLimit: maxFeedbackByPage,
+			filters:  true,
+			columns:  []column{{name: "path"}, {name: "thumbsUp"}, {name: "thumbsDown"}, {name: "code"}, {name: "total"}},
 			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
 				if p.limit == 0 {
 					p.limit = maxFeedbackByPage // the route has no paging: ask for all it gives
@@ -141,9 +149,10 @@ func analyticsRoutes() []analyticsRoute {
 			},
 		},
 		{
-			name:   "conversations",
-			short:  "Assistant conversation turns: query, response, sources, resolution",
-			paging: cursorPaging,
+			name:     "conversations",
+			short:    "Assistant conversation turns: query, response, sources, resolution",
+			paging:   cursorPaging,
+			maxLimit: 1000,
 			columns: []column{{name: "id"}, {name: "timestamp"}, {name: "query"}, {name: "response"},
 				{name: "responseType"}, {name: "sources"}, {name: "resolutionStatus"},
 				{name: "queryCategory", nullable: true}, {name: "pageUrl", nullable: true}},
@@ -235,7 +244,22 @@ or CR with a ' so that the spreadsheet shows it rather than running it.
 
 Dates are YYYY-MM-DD (midnight UTC) or RFC 3339; --to is exclusive. By
 default an export covers the 30 days before today (UTC), a range that no
-longer changes, so a resumed export equals an uninterrupted one.`,
+longer changes, so a resumed export equals an uninterrupted one.
+
+--output FILE never destroys what FILE held: the export goes to a
+temporary file beside it, renamed over FILE once complete, or once it
+holds rows to resume from (a failed first request, or a JSON array cut
+short, leaves FILE as it was). A resume (--offset, --cursor) appends only
+to a FILE whose first line is this route's in this format, and that is
+not being written by another run (a lock); a symbolic link is refused. A
+new file's mode follows the umask, as with a shell redirect. The resume
+command is printed only where running it can succeed (the network, 429,
+5xx, Ctrl-C), not after a 400, 401, 403 or 404.
+
+In a GitHub Actions step (GITHUB_ACTIONS=true), CSV to the log (stdout
+not a file) is refused: its cells are the API's text unaltered, which the
+runner would read for workflow commands. Use --output FILE, or --format
+jsonl, whose text is escaped.`,
 		Example: `  mintctl analytics visitors --from 2025-01-01 --to 2025-02-01 > january.csv
   mintctl analytics visitors --format jsonl --output visitors.jsonl`,
 	}
@@ -270,7 +294,7 @@ func (a *app) exportCommand(r analyticsRoute) *cobra.Command {
 	fl.StringVar(&f.from, "from", "", "first day counted, YYYY-MM-DD or RFC 3339 (default: 30 days before --to)")
 	fl.StringVar(&f.to, "to", "", "end of the range, exclusive (default: today, UTC)")
 	fl.StringVar(&f.format, "format", "csv", "csv, jsonl or json")
-	fl.StringVarP(&f.output, "output", "o", "", "write to FILE instead of stdout (appended to when resuming)")
+	fl.StringVarP(&f.output, "output", "o", "", "write to FILE instead of stdout; it never destroys FILE: replaced once complete, appended to when resuming (see 'mintctl analytics --help')")
 	fl.BoolVar(&f.escapeFormulas, "escape-formulas", false,
 		"csv: start text cells that begin with = + - @ tab or CR with ' so a spreadsheet shows them instead of running them (alters those cells)")
 	if !r.noLimit {
@@ -324,8 +348,8 @@ func (f *exportFlags) params(r analyticsRoute) (exportParams, error) {
 	if f.offset < 0 {
 		return exportParams{}, usageErrorf("--offset %d is negative", f.offset)
 	}
-	if f.limit < 0 {
-		return exportParams{}, usageErrorf("--limit %d is negative", f.limit)
+	if f.limit < 0 || (r.maxLimit > 0 && f.limit > r.maxLimit) {
+		return exportParams{}, usageErrorf("--limit %d: want 1 to %d rows a request (0 or none: the most)", f.limit, r.maxLimit)
 	}
 	return exportParams{from: from, to: to, limit: f.limit, offset: f.offset, cursor: f.cursor, source: f.source, statuses: f.statuses}, nil
 }
@@ -367,6 +391,12 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 	if err != nil {
 		return err
 	}
+	toFile := f.output != "" && f.output != "-"
+	if format == "csv" && !toFile && a.actions && !isRegularFile(a.rawStdout) {
+		// CSV cells hold the API's text unaltered, and the runner reads
+		// every line of the log for workflow commands.
+		return usageErrorf("--format csv to the log of a GitHub Actions step would let visitors' text run as workflow commands: write it to a file with --output FILE, or print --format jsonl (its text is escaped)")
+	}
 	p.warn = func(format string, args ...any) { fmt.Fprintf(a.stderr, format+"\n", args...) }
 	c, err := a.client()
 	if err != nil {
@@ -374,14 +404,18 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 	}
 
 	var out io.Writer = a.stdout
-	var file *lazyFile
+	var file *outputFile
 	var fileOut *redactWriter
-	if f.output != "" && f.output != "-" {
-		file = &lazyFile{path: f.output, flags: os.O_CREATE | os.O_WRONLY | os.O_TRUNC}
+	if toFile {
 		if resume {
-			file.flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+			file, err = appendOutput(f.output, resumeCheck(r, format))
+		} else {
+			file, err = createOutput(f.output)
 		}
-		defer file.Close()
+		if err != nil {
+			return err
+		}
+		defer file.abort()
 		// A file gets what stdout would: the same rows, the key redacted.
 		fileOut = newRedactWriter(file, a.keyNeedles)
 		out = fileOut
@@ -401,10 +435,13 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 	if fileOut != nil && flushErr == nil {
 		flushErr = fileOut.Flush()
 	}
-	if file != nil {
-		if err := file.Close(); err != nil && flushErr == nil {
-			flushErr = err
-		}
+	// The file replaces yesterday's only with something worth keeping:
+	// the whole export, or (csv, jsonl) the rows received, which the
+	// printed command resumes. A JSON array cut short is never kept.
+	kept := false
+	if file != nil && flushErr == nil && (walkErr == nil || resume || (n > 0 && format != "json")) {
+		flushErr = file.commit()
+		kept = flushErr == nil
 	}
 	if flushErr != nil {
 		return fmt.Errorf("writing the export: %w", flushErr)
@@ -415,19 +452,41 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 	if errors.Is(walkErr, mintlify.ErrInvalidInput) && n == 0 {
 		return walkErr // refused before any request: nothing to resume
 	}
-	return a.exportStopped(r, f, p, format, n, walkErr)
+	return a.exportStopped(r, f, p, format, n, toFile && !kept, walkErr)
 }
 
-// exportStopped explains an interrupted export and prints the command that
-// appends the rest: the same export, dates pinned, from the resume point.
-func (a *app) exportStopped(r analyticsRoute, f *exportFlags, p exportParams, format string, rows int, err error) error {
+// canResume reports whether running an export again can get further: the
+// network, a 429, a 5xx, an ended context (Ctrl-C), the walk's request
+// cap. A 400, 401, 403 or 404, a malformed answer or refused input would
+// fail the same way again.
+func canResume(err error) bool {
+	var ae *mintlify.APIError
+	if errors.As(err, &ae) {
+		return ae.StatusCode == 429 || ae.StatusCode >= 500
+	}
+	return !errors.Is(err, mintlify.ErrMalformedResponse) && !errors.Is(err, mintlify.ErrInvalidInput)
+}
+
+// exportStopped explains an interrupted export and, where running it again
+// can succeed, prints the command that appends the rest: the same export,
+// dates pinned, from the resume point. unchanged is set when --output
+// FILE was left as it was (nothing worth keeping was received): the
+// command then runs the export again from the start.
+func (a *app) exportStopped(r analyticsRoute, f *exportFlags, p exportParams, format string, rows int, unchanged bool, err error) error {
 	var ae *mintlify.APIError
 	if errors.As(err, &ae) && ae.RetryAfter > 0 {
 		fmt.Fprintf(a.stderr, "mintctl: the server asks to wait %s before the next request\n", ae.RetryAfter)
 	}
+	kept := ""
+	if unchanged {
+		kept = fmt.Sprintf("; %s is unchanged", f.output)
+	}
+	if !canResume(err) {
+		return fmt.Errorf("export stopped after %d rows%s (running it again cannot succeed until this is fixed): %w", rows, kept, err)
+	}
 	if r.paging == noPaging || format == "json" {
 		if format == "json" && r.paging != noPaging {
-			fmt.Fprintln(a.stderr, "mintctl: the JSON array is incomplete and cannot be resumed; export with --format jsonl or csv to resume")
+			fmt.Fprintf(a.stderr, "mintctl: the JSON array is incomplete and cannot be resumed%s; export with --format jsonl or csv to resume\n", kept)
 		}
 		return fmt.Errorf("export stopped after %d rows: %w", rows, err)
 	}
@@ -451,15 +510,79 @@ func (a *app) exportStopped(r analyticsRoute, f *exportFlags, p exportParams, fo
 	if a.quiet {
 		args = append(args, "--quiet")
 	}
-	args = append(args, at...)
+	if a.project != "" {
+		args = append(args, "--project", a.project)
+	}
+	if a.maxRetryWait != defaultMaxRetryWait {
+		args = append(args, "--max-retry-wait", a.maxRetryWait.String())
+	}
+	what := "every row received was written. To append the rest, run:"
+	if unchanged {
+		what = fmt.Sprintf("nothing was written and %s is unchanged. To run it again, run:", f.output)
+	} else {
+		args = append(args, at...)
+	}
 	line := shellJoin(args)
 	if f.output != "" && f.output != "-" {
 		line = shellJoin(append(args, "--output", f.output))
 	} else {
 		line += " >> FILE  # the file this run's output went to"
 	}
-	fmt.Fprintf(a.stderr, "mintctl: export stopped after %d rows; every row received was written. To append the rest, run:\n  %s\n", rows, printable(line)) // a cursor is server text
+	fmt.Fprintf(a.stderr, "mintctl: export stopped after %d rows; %s\n  %s\n", rows, what, printable(line)) // a cursor is server text
 	return fmt.Errorf("export stopped: %w", err)
+}
+
+// resumeCheck accepts an --output file to resume into when its first line
+// is the route's in the format: the CSV header, or a JSON Lines row with
+// the route's fields in their order; and when it ends with a whole line.
+// An empty file is accepted for jsonl only (a run that got no row).
+func resumeCheck(r analyticsRoute, format string) func(first []byte, empty, endsLine bool) error {
+	names := make([]string, len(r.columns))
+	for i, c := range r.columns {
+		names[i] = c.name
+	}
+	return func(first []byte, empty, endsLine bool) error {
+		switch {
+		case empty && format == "jsonl":
+			return nil
+		case empty:
+			return errors.New("it is empty, where a CSV export starts with its header")
+		case !endsLine:
+			return errors.New("its last line is cut short (no line break at the end)")
+		case format == "csv":
+			if want := strings.Join(names, ","); string(first) != want {
+				return fmt.Errorf("its first line is not the %s CSV header %q", r.name, want)
+			}
+			return nil
+		}
+		got, err := jsonKeys(first)
+		if err != nil || !slices.Equal(got, names) {
+			return fmt.Errorf("its first line is not a %s JSON Lines row (fields %s)", r.name, strings.Join(names, ", "))
+		}
+		return nil
+	}
+}
+
+// jsonKeys returns the keys of the JSON object line, in order.
+func jsonKeys(line []byte) ([]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := t.(string)
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
 }
 
 // shellJoin quotes args for a POSIX shell.
@@ -475,33 +598,4 @@ func shellJoin(args []string) string {
 		quoted[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return strings.Join(quoted, " ")
-}
-
-// lazyFile creates (or truncates) its file on the first write, so that an
-// export refused before any request leaves an existing file untouched.
-type lazyFile struct {
-	path  string
-	flags int
-	f     *os.File
-}
-
-func (l *lazyFile) Write(p []byte) (int, error) {
-	if l.f == nil {
-		f, err := os.OpenFile(l.path, l.flags, 0o644)
-		if err != nil {
-			return 0, err
-		}
-		l.f = f
-	}
-	return l.f.Write(p)
-}
-
-// Close closes the file if it was opened; a second call does nothing.
-func (l *lazyFile) Close() error {
-	if l.f == nil {
-		return nil
-	}
-	err := l.f.Close()
-	l.f = nil
-	return err
 }

@@ -27,12 +27,14 @@ be queued: look before triggering again).`,
 			if err != nil {
 				return err
 			}
-			id, err := c.TriggerDeployment(cmd.Context())
+			ctx, cancel := f.commandContext(cmd.Context())
+			defer cancel()
+			id, err := c.TriggerDeployment(ctx)
 			if err != nil {
-				return fmt.Errorf("triggering the deployment: %w", err)
+				return f.gaveUp(fmt.Errorf("triggering the deployment: %w", err), "the trigger", "", "")
 			}
-			a.infof("triggered deployment %s", printable(id))
-			return a.followDeployment(cmd.Context(), c, id, "", &f)
+			a.infof("triggered deployment %s", id)
+			return a.followDeployment(ctx, c, id, "", &f)
 		},
 	}
 	f.register(cmd, true)
@@ -56,7 +58,9 @@ failure.`,
 			if err != nil {
 				return err
 			}
-			return a.followDeployment(cmd.Context(), c, args[0], "", &f)
+			ctx, cancel := f.commandContext(cmd.Context())
+			defer cancel()
+			return a.followDeployment(ctx, c, args[0], "", &f)
 		},
 	}
 	f.register(cmd, true)
@@ -70,21 +74,32 @@ func (a *app) previewCommand() *cobra.Command {
 		Short: "Deploy a branch as a preview",
 		Long: `Deploy BRANCH as a preview and print its URL. A second preview of the same
 branch redeploys it at the same URL. With --wait, wait for the verdict as
-'mintctl deploy --wait' does.`,
+'mintctl deploy --wait' does.
+
+BRANCH must be a name git accepts (git check-ref-format --branch): no
+space, "..", ~ ^ : ? * [ \ or control character, no "@{", no component
+starting with "." or ending with ".lock", not starting with "-" or ending
+with "/" or ".", at most 255 bytes. Another name is refused (exit 2)
+before anything is sent: the API allows 5 previews a minute.`,
 		Example: `  mintctl preview --wait "$GITHUB_HEAD_REF"
   mintctl preview --json docs/new-search | jq -r .previewUrl`,
 		Args: exactArgs("BRANCH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkBranch(args[0]); err != nil {
+				return err
+			}
 			c, err := a.client()
 			if err != nil {
 				return err
 			}
-			p, err := c.TriggerPreview(cmd.Context(), args[0])
+			ctx, cancel := f.commandContext(cmd.Context())
+			defer cancel()
+			p, err := c.TriggerPreview(ctx, args[0])
 			if err != nil {
-				return fmt.Errorf("triggering the preview: %w", err)
+				return f.gaveUp(fmt.Errorf("triggering the preview: %w", err), "the trigger", "", "")
 			}
-			a.infof("triggered preview %s of %s at %s", printable(p.StatusID), printable(args[0]), printable(p.URL))
-			return a.followDeployment(cmd.Context(), c, p.StatusID, p.URL, &f)
+			a.infof("triggered preview %s of %s at %s", p.StatusID, args[0], p.URL)
+			return a.followDeployment(ctx, c, p.StatusID, p.URL, &f)
 		},
 	}
 	f.register(cmd, true)
@@ -92,7 +107,8 @@ branch redeploys it at the same URL. With --wait, wait for the verdict as
 }
 
 // followDeployment reads the deployment once, or waits for its verdict,
-// then reports it. previewURL is set for previews.
+// then reports it. previewURL is set for previews. Step outputs are
+// written once the deployment was read, never after an error before that.
 func (a *app) followDeployment(ctx context.Context, c *mintlify.Client, id, previewURL string, f *waitFlags) error {
 	outs := func(d *mintlify.Deployment) []output {
 		o := []output{{"status_id", id}, {"status", string(d.Status)}}
@@ -104,21 +120,20 @@ func (a *app) followDeployment(ctx context.Context, c *mintlify.Client, id, prev
 	if !f.wait {
 		d, err := c.GetDeployment(ctx, id)
 		if err != nil {
-			_ = a.writeOutputs(outs(&mintlify.Deployment{})...)
-			return err
+			return fmt.Errorf("reading deployment %s: %w", id, err)
 		}
 		return a.reportDeployment(d, previewURL, f, outs(d), false)
 	}
-	ctx, cancel := f.waitContext(ctx)
-	defer cancel()
 	d, last, err := pollShown(a, f, "deployment "+id, &mintlify.Deployment{},
 		func(d *mintlify.Deployment) string { return string(d.Status) },
 		func(opts ...mintlify.PollOption) (*mintlify.Deployment, error) {
 			return c.PollDeployment(ctx, id, opts...)
 		})
 	if err != nil {
-		_ = a.writeOutputs(outs(last)...)
-		return f.gaveUp(err, "deployment "+id, string(last.Status), "mintctl deploy status --wait "+id)
+		if last.Status != "" {
+			a.writeOutputs(outs(last)...)
+		}
+		return f.gaveUp(err, "deployment "+id, string(last.Status), shellJoin([]string{"mintctl", "deploy", "status", "--wait", id}))
 	}
 	return a.reportDeployment(d, previewURL, f, outs(d), true)
 }
@@ -126,6 +141,10 @@ func (a *app) followDeployment(ctx context.Context, c *mintlify.Client, id, prev
 // reportDeployment prints the deployment (after a wait, the verdict) and
 // turns a failure into exit code 3.
 func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *waitFlags, outs []output, waited bool) error {
+	// The deployment was read: its outputs are written whatever becomes of
+	// stdout.
+	a.writeOutputs(outs...)
+	a.summaryDeployment(d, previewURL)
 	if f.json {
 		if err := printJSON(a.stdout, deploymentJSON(d, previewURL)); err != nil {
 			return err
@@ -143,21 +162,44 @@ func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *wai
 				len(d.Commit.Added), len(d.Commit.Modified), len(d.Commit.Removed))
 		}
 		if d.Status == mintlify.DeploymentFailed {
-			fmt.Fprintln(a.stdout, "logs:")
+			// In Actions the logs fold into a group, open in the job's log.
+			if a.actions {
+				fmt.Fprintln(a.stdout, workflowCommand("group", "", "Logs of deployment "+printable(d.ID)))
+			} else {
+				fmt.Fprintln(a.stdout, "logs:")
+			}
 			for _, entry := range d.Logs {
 				for _, l := range printableLines(entry) {
 					fmt.Fprintf(a.stdout, "  %s\n", l)
 				}
 			}
+			if a.actions {
+				fmt.Fprintln(a.stdout, "::endgroup::")
+			}
 		}
 	}
-	if err := a.writeOutputs(outs...); err != nil {
-		return err
-	}
 	if waited && d.Status == mintlify.DeploymentFailed {
+		if d.Summary != "" {
+			return &codeError{exitFailed, fmt.Errorf("deployment %s failed: %s", d.ID, d.Summary)}
+		}
 		return &codeError{exitFailed, fmt.Errorf("deployment %s failed", d.ID)}
 	}
 	return nil
+}
+
+// summaryDeployment reports the deployment in the step summary.
+func (a *app) summaryDeployment(d *mintlify.Deployment, previewURL string) {
+	format := "#### Deployment %s\n\n- status: **%s**\n"
+	args := []any{d.ID, d.Status}
+	if d.Status.Terminal() {
+		format += "- summary: %s\n- files: %d added, %d modified, %d removed\n"
+		args = append(args, d.Summary, len(d.Commit.Added), len(d.Commit.Modified), len(d.Commit.Removed))
+	}
+	if previewURL != "" {
+		format += "- preview: %s\n"
+		args = append(args, mdLink(previewURL))
+	}
+	a.summaryf(format+"\n", args...)
 }
 
 type deploymentWire struct {
@@ -254,10 +296,11 @@ history before running the command again.`,
 			} else {
 				_, err = fmt.Fprintf(a.stdout, "automation %s run %s (job %s)\n", printable(r.AutomationID), printable(r.RunID), printable(r.JobID))
 			}
-			if err != nil {
-				return err
-			}
-			return a.writeOutputs(output{"run_id", r.RunID}, output{"job_id", r.JobID})
+			// The run was spent: its outputs are written whatever became
+			// of stdout.
+			a.writeOutputs(output{"run_id", r.RunID}, output{"job_id", r.JobID})
+			a.summaryf("#### Automation %s\n\n- run: %s\n- job: %s\n\n", r.AutomationID, r.RunID, r.JobID)
+			return err
 		},
 	}
 	run.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object with the API's field names")

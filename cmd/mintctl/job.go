@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -31,7 +33,7 @@ func (w *waitFlags) register(cmd *cobra.Command, canWait bool) {
 	if canWait {
 		cmd.Flags().BoolVar(&w.wait, "wait", false, "wait until it ends; the exit code says how")
 	}
-	cmd.Flags().DurationVar(&w.timeout, "timeout", 0, "give up waiting after this long, e.g. 30m (0: no limit)")
+	cmd.Flags().DurationVar(&w.timeout, "timeout", 0, "give up after this long, the create or start call included, e.g. 30m (0: no limit)")
 	cmd.Flags().BoolVar(&w.json, "json", false, "print the result as one JSON object with the API's field names")
 	cmd.Flags().DurationVar(&w.pollInterval, "poll-interval", 0, "first wait between reads")
 	_ = cmd.Flags().MarkHidden("poll-interval")
@@ -40,12 +42,15 @@ func (w *waitFlags) register(cmd *cobra.Command, canWait bool) {
 
 // check refuses a --timeout that would be silently ignored: a CI step
 // written "job create --timeout 30m" expects a wait, not an exit 0 at once.
+// Like every numeric flag it is checked before anything is printed.
 func (w *waitFlags) check() error {
 	switch {
 	case w.timeout < 0:
 		return usageErrorf("--timeout %s is negative", w.timeout)
 	case w.timeout > 0 && !w.wait && (w.waitsAnyway == nil || !w.waitsAnyway()):
 		return usageErrorf("--timeout bounds a wait: add --wait")
+	case w.pollInterval < 0:
+		return usageErrorf("--poll-interval %s is negative", w.pollInterval)
 	}
 	return nil
 }
@@ -57,20 +62,25 @@ func (w *waitFlags) pollOptions() []mintlify.PollOption {
 	return []mintlify.PollOption{mintlify.WithPollInterval(w.pollInterval), mintlify.WithMaxPollInterval(max(w.pollInterval, time.Second))}
 }
 
-// waitContext bounds a wait by --timeout.
-func (w *waitFlags) waitContext(ctx context.Context) (context.Context, context.CancelFunc) {
+// commandContext bounds the whole command by --timeout: the create or
+// start call, the wait, and a download after it.
+func (w *waitFlags) commandContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	if w.timeout > 0 {
 		return context.WithTimeout(ctx, w.timeout)
 	}
 	return context.WithCancel(ctx)
 }
 
-// gaveUp explains a wait that --timeout ended: what it waited for, the
-// status last seen and, when again is set, the command that waits again.
+// gaveUp explains a command that --timeout ended: what it waited for, the
+// status last seen and, when again is set, the command that waits again
+// (no status and no again: a create or start call that had no answer).
 // Any other error passes unchanged.
 func (w *waitFlags) gaveUp(err error, what, status, again string) error {
 	if !errors.Is(err, context.DeadlineExceeded) || w.timeout <= 0 {
 		return err
+	}
+	if status == "" && again == "" {
+		return fmt.Errorf("gave up after --timeout %s, before %s was answered: %w", w.timeout, what, err)
 	}
 	if again != "" {
 		again = "; '" + again + "' waits again"
@@ -114,12 +124,15 @@ func (a *app) jobCreateCommand() *cobra.Command {
 		Short: "Start an agent job from a prompt",
 		Long: `Start an agent job from a prompt. Without --wait it prints the job and exits;
 with --wait it waits until the job ends and prints its pull request.
-PROMPT "-" reads the prompt from stdin.
+PROMPT "-" reads the prompt from stdin. Put the prompt after -- when it
+comes from a variable: a prompt that reads --help is then a prompt. An
+empty prompt, or one that is not valid UTF-8, is refused (exit 2) before
+anything is sent. --timeout bounds the whole command, the create included.
 
 If the answer to the create request is lost (exit 5), the job may exist:
 look in the dashboard before running the command again.`,
 		Example: `  mintctl job create "Document the new search filters"
-  mintctl job create --wait --timeout 30m "Update the changelog for v2.3"
+  mintctl job create --wait --timeout 30m -- "$PROMPT"
   git log -1 --format=%B | mintctl job create --wait -`,
 		Args: exactArgs("PROMPT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -131,15 +144,17 @@ look in the dashboard before running the command again.`,
 			if err != nil {
 				return err
 			}
-			job, err := c.CreateJob(cmd.Context(), prompt)
+			ctx, cancel := f.commandContext(cmd.Context())
+			defer cancel()
+			job, err := c.CreateJob(ctx, prompt)
 			if err != nil {
-				return fmt.Errorf("creating the job: %w", err)
+				return f.gaveUp(fmt.Errorf("creating the job: %w", err), "the create", "", "")
 			}
 			if !f.wait {
 				return a.reportJob(job, &f, false)
 			}
 			a.infof("started job %s", job.ID)
-			return a.waitJob(cmd.Context(), c, job, &f)
+			return a.waitJob(ctx, c, job, &f)
 		},
 	}
 	f.register(cmd, true)
@@ -187,7 +202,9 @@ timed out (the job goes on: wait again).`,
 			if err != nil {
 				return err
 			}
-			return a.waitJob(cmd.Context(), c, &mintlify.Job{ID: args[0]}, &f)
+			ctx, cancel := f.commandContext(cmd.Context())
+			defer cancel()
+			return a.waitJob(ctx, c, &mintlify.Job{ID: args[0]}, &f)
 		},
 	}
 	f.register(cmd, false)
@@ -203,8 +220,9 @@ func (a *app) jobMessageCommand() *cobra.Command {
 		Long: `Send a follow-up instruction to a job, which makes it active again. With
 --wait, wait until it ends again. An archived job refuses follow-ups.
 PROMPT "-" reads the prompt from stdin.`,
-		Example: `  mintctl job message --wait job_7ugr6fbcqjmykd4kid5f3zpeai "Also cover the Python SDK"`,
-		Args:    exactArgs("ID", "PROMPT"),
+		Example: `  mintctl job message --wait job_7ugr6fbcqjmykd4kid5f3zpeai "Also cover the Python SDK"
+  mintctl job message --wait -- "$JOB_ID" "$PROMPT"`,
+		Args: exactArgs("ID", "PROMPT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			prompt, err := a.prompt(args[1])
 			if err != nil {
@@ -214,15 +232,17 @@ PROMPT "-" reads the prompt from stdin.`,
 			if err != nil {
 				return err
 			}
-			job, err := c.SendMessage(cmd.Context(), args[0], prompt)
+			ctx, cancel := f.commandContext(cmd.Context())
+			defer cancel()
+			job, err := c.SendMessage(ctx, args[0], prompt)
 			if err != nil {
-				return fmt.Errorf("sending the follow-up: %w", err)
+				return f.gaveUp(fmt.Errorf("sending the follow-up: %w", err), "the follow-up", "", "")
 			}
 			if !f.wait {
 				return a.reportJob(job, &f, false)
 			}
 			a.infof("sent the follow-up to job %s", job.ID)
-			return a.waitJob(cmd.Context(), c, job, &f)
+			return a.waitJob(ctx, c, job, &f)
 		},
 	}
 	f.register(cmd, true)
@@ -232,34 +252,44 @@ PROMPT "-" reads the prompt from stdin.`,
 // maxPrompt bounds a prompt read from stdin.
 const maxPrompt = 1 << 20
 
-// prompt returns arg, or stdin when arg is "-".
+// prompt returns arg, or stdin when arg is "-". A prompt that is empty
+// (or white space) or not valid UTF-8 is a usage error before anything is
+// sent: JSON would turn each bad byte into U+FFFD, a prompt other than the
+// one given. A prompt that reads like a flag goes after --
+// (mintctl job create -- "$PROMPT").
 func (a *app) prompt(arg string) (string, error) {
-	if arg != "-" {
-		return arg, nil
+	p := arg
+	if arg == "-" {
+		b, err := io.ReadAll(io.LimitReader(a.stdin, maxPrompt+1))
+		if err != nil {
+			return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+		}
+		if len(b) > maxPrompt {
+			return "", usageErrorf("the prompt on stdin is longer than %d bytes", maxPrompt)
+		}
+		p = strings.TrimSpace(string(b))
 	}
-	b, err := io.ReadAll(io.LimitReader(a.stdin, maxPrompt+1))
-	if err != nil {
-		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+	switch {
+	case strings.TrimSpace(p) == "":
+		return "", usageErrorf("empty prompt: give the agent an instruction")
+	case !utf8.ValidString(p):
+		return "", usageErrorf("the prompt is not valid UTF-8: check the encoding of its source")
 	}
-	if len(b) > maxPrompt {
-		return "", usageErrorf("the prompt on stdin is longer than %d bytes", maxPrompt)
-	}
-	return strings.TrimSpace(string(b)), nil
+	return p, nil
 }
 
 // waitJob polls the job to a terminal status, showing progress, then
-// reports it. On a timeout it still writes the last status it saw.
+// reports it. When the wait fails after the job was read, it still writes
+// the last status it saw.
 func (a *app) waitJob(ctx context.Context, c *mintlify.Client, job *mintlify.Job, f *waitFlags) error {
-	ctx, cancel := f.waitContext(ctx)
-	defer cancel()
 	done, last, err := pollShown(a, f, "job "+job.ID, job,
 		func(j *mintlify.Job) string { return string(j.Status) },
 		func(opts ...mintlify.PollOption) (*mintlify.Job, error) { return c.PollJob(ctx, job.ID, opts...) })
 	if err != nil {
 		if last.Status != "" {
-			_ = a.writeOutputs(jobOutputs(last)...)
+			a.writeOutputs(jobOutputs(last)...)
 		}
-		return f.gaveUp(err, "job "+job.ID, string(last.Status), "mintctl job wait "+job.ID)
+		return f.gaveUp(err, "job "+job.ID, string(last.Status), shellJoin([]string{"mintctl", "job", "wait", job.ID}))
 	}
 	return a.reportJob(done, f, true)
 }
@@ -278,6 +308,9 @@ func jobOutputs(j *mintlify.Job) []output {
 // reportJob prints the job, writes the step outputs and, after a wait,
 // turns how the job ended into the exit code.
 func (a *app) reportJob(j *mintlify.Job, f *waitFlags, waited bool) error {
+	// The job was read: its outputs are written whatever becomes of stdout.
+	a.writeOutputs(jobOutputs(j)...)
+	a.summaryf("#### Job %s\n\n- status: **%s**\n- pull request: %s\n\n", j.ID, j.Status, mdLink(j.PRLink))
 	if f.json {
 		if err := printJSON(a.stdout, jobJSON(j)); err != nil {
 			return err
@@ -294,9 +327,6 @@ func (a *app) reportJob(j *mintlify.Job, f *waitFlags, waited bool) error {
 		default:
 			fmt.Fprintln(a.stdout, "no pull request")
 		}
-	}
-	if err := a.writeOutputs(jobOutputs(j)...); err != nil {
-		return err
 	}
 	if !waited {
 		return nil
@@ -348,8 +378,15 @@ func nullable(s string) *string {
 	return &s
 }
 
+// printJSON writes v as one line of JSON, made safe for a CI log
+// (safeJSON): still valid, and decoding to the same values.
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(safeJSON(buf.Bytes()))
+	return err
 }

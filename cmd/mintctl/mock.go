@@ -17,9 +17,15 @@ func (a *app) mockCommand() *cobra.Command {
 interrupted. It prints its URL, key and project: export them as
 MINTLIFY_BASE_URL, MINTLIFY_API_KEY and MINTLIFY_PROJECT_ID to point mintctl
 (or any client) at it. Flags are the mock server's own; 'mintctl mock -h'
-lists them.`,
+lists them.
+
+In CI, -env-file PATH appends those three settings as NAME=value lines
+(for GitHub Actions, to $GITHUB_ENV, so that later steps use the mock). An
+-addr beyond loopback prints a warning: the control API, /_mock/, has no
+authentication.`,
 		Example: `  mintctl mock -addr 127.0.0.1:8080 -seed 10000 -job-duration 5s
-  mintctl mock -outcome failed -quiet`,
+  mintctl mock -outcome failed -quiet
+  mintctl mock -quiet -env-file "$GITHUB_ENV" > mock.log 2>&1 &`,
 		DisableFlagParsing: true, // the mock server parses its own flags
 		RunE: func(cmd *cobra.Command, args []string) error {
 			err := mockcmd.Run(cmd.Context(), args, a.rawStdout, a.rawStderr) // its own key, not the environment's

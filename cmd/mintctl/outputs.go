@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -14,10 +13,17 @@ type output struct{ name, value string }
 // writeOutputs appends outputs to the file $GITHUB_OUTPUT names, when it is
 // set (GitHub Actions sets it for every step). A value with a line break
 // uses the multi-line form, with a random delimiter no value can contain.
-func (a *app) writeOutputs(outs ...output) error {
+//
+// Commands call it once they have read the resource, whatever its verdict,
+// and never after an error that came before. A file that cannot be
+// written (a FIFO nobody reads, a full disk) is a warning, never an exit
+// code of its own: the command has done its work (a job may have been
+// created, an automation run spent), and a failed step would invite a
+// second run.
+func (a *app) writeOutputs(outs ...output) {
 	path, _ := a.lookupEnv("GITHUB_OUTPUT")
 	if path == "" {
-		return nil
+		return
 	}
 	var b strings.Builder
 	for _, o := range outs {
@@ -31,13 +37,7 @@ func (a *app) writeOutputs(outs ...output) error {
 		delim := "ghadelimiter_" + hex.EncodeToString(buf[:])
 		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", o.name, delim, o.value, delim)
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("writing step outputs: %w", err)
+	if err := a.appendStepFile(path, b.String()); err != nil {
+		a.warnf("the step outputs were not written to $GITHUB_OUTPUT: %v", err)
 	}
-	if _, err := f.WriteString(b.String()); err != nil {
-		f.Close()
-		return fmt.Errorf("writing step outputs: %w", err)
-	}
-	return f.Close()
 }

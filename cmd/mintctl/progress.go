@@ -35,7 +35,10 @@ type spinner struct {
 	quiet  bool
 }
 
+// newSpinner starts a spinner labelled what ("job " and an ID): the label
+// and each status are server text, made printable.
 func (a *app) newSpinner(what string) *spinner {
+	what = printable(what)
 	s := &spinner{w: a.stderr, what: what, start: time.Now(), quiet: a.quiet}
 	if !a.quiet && a.term {
 		s.bar = progressbar.NewOptions(-1,
@@ -51,6 +54,7 @@ func (a *app) newSpinner(what string) *spinner {
 
 // update shows the status read last.
 func (s *spinner) update(status string) {
+	status = printable(status)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changed := status != s.status

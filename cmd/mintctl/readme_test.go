@@ -152,7 +152,7 @@ func TestREADMECommandTable(t *testing.T) {
 			want = append(want, c.Parent().CommandPath()+" "+c.Use)
 		case c.Parent() != nil && c.Parent().Name() == "analytics" && c.Name() != "thread":
 			return // the routes: ROUTE in the analytics row
-		case c.HasParent() && (!c.HasSubCommands() || c.Name() == "deploy"): // job and automation only group
+		case c.HasParent() && (!c.HasSubCommands() || c.Name() == "deploy" || c.Name() == "static-export"): // job and automation only group
 			want = append(want, c.Parent().CommandPath()+" "+c.Use)
 		}
 		for _, sub := range c.Commands() {

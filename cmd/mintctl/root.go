@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -72,7 +73,21 @@ type app struct {
 	// term reports whether stderr is a terminal: a live bar or spinner
 	// there, plain lines every few seconds otherwise.
 	term bool
+	// ctx is the run's context, which SIGINT and SIGTERM end.
+	ctx context.Context
+	// actions is set in a GitHub Actions step (GITHUB_ACTIONS=true): log
+	// groups, an error annotation and the step summary.
+	actions bool
+	// project (--project) overrides MINTLIFY_PROJECT_ID; maxRetryWait
+	// (--max-retry-wait) is the longest Retry-After mintctl waits.
+	project      string
+	maxRetryWait time.Duration
 }
+
+// defaultMaxRetryWait is the longest Retry-After mintctl waits by default:
+// longer than the SDK's 30 seconds, as a CI step has minutes to spare and
+// a retry spends none of the quota; an hour-long wait is still refused.
+const defaultMaxRetryWait = 2 * time.Minute
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
 	key, _ := lookupEnv(mintlify.EnvAPIKey)
@@ -80,26 +95,45 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	rout, rerr := newRedactWriter(stdout, needles), newRedactWriter(stderr, needles)
 	defer rout.Flush()
 	defer rerr.Flush()
+	ghActions, _ := lookupEnv("GITHUB_ACTIONS")
 	a := &app{stdin: stdin, stdout: rout, stderr: rerr, rawStdout: stdout, rawStderr: stderr,
-		keyNeedles: needles, lookupEnv: lookupEnv, term: isTerminal(stderr)}
+		keyNeedles: needles, lookupEnv: lookupEnv, term: isTerminal(stderr), ctx: ctx, actions: ghActions == "true"}
 	stdout, stderr = rout, rerr
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	_ = rout.Flush() // before the error message, which follows the results
 	if err == nil {
 		return exitOK
 	}
 	code := exitCode(err)
-	if !a.started && code == exitError {
-		code = exitUsage // an unknown command or flag, a wrong number of arguments
+	if !a.started {
+		if code == exitError {
+			code = exitUsage // an unknown command or flag, a wrong number of arguments
+		}
+		// cobra's own words ("Did you mean this?" and its list) stay
+		// readable; nothing from a server is in them.
+		for i, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
+			if i == 0 {
+				line = "mintctl: " + printable(line)
+			} else {
+				line = printable(line)
+			}
+			fmt.Fprintln(stderr, line)
+		}
+		if code == exitUsage {
+			fmt.Fprintln(stderr, "Run 'mintctl --help' for usage.")
+		}
+		return code
 	}
-	fmt.Fprintf(stderr, "mintctl: %s\n", printable(err.Error()))
-	if code == exitUsage && !a.started {
-		fmt.Fprintln(stderr, "Run 'mintctl --help' for usage.")
+	msg := printable(err.Error()) // it may quote the server: one printable line
+	fmt.Fprintf(stderr, "mintctl: %s\n", msg)
+	if a.actions && (code == exitFailed || code == exitArchived) {
+		// One annotation for the verdict, on the run's summary page.
+		fmt.Fprintln(stderr, workflowCommand("error", cmd.CommandPath(), msg))
 	}
 	return code
 }
@@ -118,8 +152,22 @@ process lists and CI logs):
   MINTLIFY_PROJECT_ID  the project (required)
   MINTLIFY_BASE_URL    another address, such as a mock server (optional)
 
-Results go to stdout, progress and messages to stderr. Under GitHub Actions
-($GITHUB_OUTPUT set) commands also write their results as step outputs.
+Results go to stdout, progress and messages to stderr. Text from the server
+(IDs, links, summaries, logs, errors, analytics text) is printed with its
+control characters escaped and can never start a GitHub Actions workflow
+command; --json and --format jsonl stay valid JSON with the same values.
+
+In GitHub Actions: commands write their results as step outputs when
+$GITHUB_OUTPUT is set (once the resource was read, never after an error
+before that), a short Markdown report to $GITHUB_STEP_SUMMARY, a failed
+deployment's logs in a collapsible group, and one error annotation for a
+failed verdict (GITHUB_ACTIONS=true). An outputs or summary file that
+cannot be written within seconds is a warning, never the exit code.
+
+--project ID stands in for MINTLIFY_PROJECT_ID (the project is no
+secret; the key stays in the environment). --max-retry-wait D (default
+2m) is the longest Retry-After mintctl waits out; a longer one stops the
+command at once with what the server asked for.
 
 Exit codes:
   0  success (a waited job completed, a deployment succeeded, an export completed)
@@ -129,17 +177,24 @@ Exit codes:
   4  the job was archived
   5  outcome unknown: the job, deployment or run may exist; look before retrying`,
 		Example: `  export MINTLIFY_API_KEY=mint_... MINTLIFY_PROJECT_ID=my-project
-  mintctl job create --wait "Document the new rate limits"
-  mintctl analytics visitors --from 2025-01-01 --to 2025-02-01 > january.csv
+  mintctl job create --wait -- "Document the new rate limits"
+  mintctl analytics visitors --from 2025-01-01 --to 2025-02-01 --output january.csv
+  mintctl --project docs-staging deploy --wait
   mintctl mock -seed 10000   # a local server to try it on`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			a.started = true
+			if a.maxRetryWait <= 0 {
+				return usageErrorf("--max-retry-wait %s: want a positive duration, such as 2m", a.maxRetryWait)
+			}
 			return nil
 		},
 	}
 	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress on stderr")
+	root.PersistentFlags().StringVar(&a.project, "project", "", "the project's ID, instead of $MINTLIFY_PROJECT_ID (the key stays environment-only)")
+	root.PersistentFlags().DurationVar(&a.maxRetryWait, "max-retry-wait", defaultMaxRetryWait,
+		"the longest Retry-After (and wait between retries) mintctl waits; a longer one stops the command")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &codeError{exitUsage, err}
 	})
@@ -181,17 +236,22 @@ func (a *app) client() (*mintlify.Client, error) {
 		return nil, usageErrorf("%s is set but empty: set it to an admin API key (mint_...); in CI, check that the secret exists and is passed to this step", mintlify.EnvAPIKey)
 	}
 	project, set := a.lookupEnv(mintlify.EnvProjectID)
+	source := mintlify.EnvProjectID
+	if a.project != "" {
+		project, set, source = a.project, true, "--project"
+	}
 	switch {
 	case !set || project == "":
-		return nil, usageErrorf("%s is not set: set it to your project's ID", mintlify.EnvProjectID)
+		return nil, usageErrorf("%s is not set: set it (or --project) to your project's ID", mintlify.EnvProjectID)
 	case strings.TrimSpace(project) != project:
 		// Sent as is, "  " would reach the API as a project called "%20%20".
-		return nil, usageErrorf("%s %q has white space around it: set it to your project's ID alone", mintlify.EnvProjectID, project)
+		return nil, usageErrorf("%s %q has white space around it: set it to your project's ID alone", source, project)
 	}
 	opts := []mintlify.Option{
 		mintlify.WithAPIKey(key),
 		mintlify.WithProjectID(project),
 		mintlify.WithUserAgent("mintctl/" + mintlify.Version),
+		mintlify.WithRetryWait(min(500*time.Millisecond, a.maxRetryWait), a.maxRetryWait),
 	}
 	if base, _ := a.lookupEnv(mintlify.EnvBaseURL); base != "" {
 		opts = append(opts, mintlify.WithBaseURL(base))
@@ -219,10 +279,11 @@ func group(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-// infof writes a message on stderr, unless --quiet.
+// infof writes a message on stderr, unless --quiet. The format is
+// mintctl's; its text arguments (IDs, statuses, links) are made printable.
 func (a *app) infof(format string, args ...any) {
 	if !a.quiet {
-		fmt.Fprintf(a.stderr, format+"\n", args...)
+		_, _ = textf(a.stderr, format+"\n", args...)
 	}
 }
 

@@ -131,7 +131,7 @@ func (rw *rowWriter) write(row []any) error {
 			b = append(b, '\n')
 		}
 		rw.buf = b
-		_, err := rw.w.Write(b)
+		_, err := rw.w.Write(safeJSON(b)) // the text inside may be read by a CI runner
 		return err
 	}
 }

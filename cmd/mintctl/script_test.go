@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -31,13 +32,29 @@ type mockKey struct{}
 
 // scriptMock is the mock server a script started with the mockserver
 // command, in this (the test) process.
-type scriptMock struct{ srv *mockserver.Server }
+type scriptMock struct {
+	srv *mockserver.Server
+	// mark is the journal's length when the script last ran mark:
+	// requests counts what came after.
+	mark int
+}
 
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "root": // file modes do not stop root
+				return os.Geteuid() == 0, nil
+			case "fifo": // mkfifo and /dev/full, as on Linux
+				_, err := os.Stat("/dev/full")
+				_, lerr := exec.LookPath("mkfifo")
+				return err == nil && lerr == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Values[mockKey{}] = &scriptMock{}
 			// The scripts' CI: no terminal, no GitHub outputs unless set.
@@ -74,6 +91,9 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				time.Sleep(d)
 			},
+			"mark":    cmdMark,
+			"perm":    cmdPerm,
+			"bounded": cmdBounded,
 		},
 	})
 }
@@ -127,7 +147,7 @@ func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	srv := mockserver.New(opts...)
 	ts.Defer(srv.Close)
-	ts.Value(mockKey{}).(*scriptMock).srv = srv
+	*ts.Value(mockKey{}).(*scriptMock) = scriptMock{srv: srv}
 	ts.Setenv(mintlify.EnvBaseURL, srv.URL())
 	ts.Setenv(mintlify.EnvProjectID, srv.ProjectID())
 	if !*noKey {
@@ -137,7 +157,7 @@ func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // requests [ROUTE] N checks that the mock served N API requests (of
-// ROUTE), whatever their answers.
+// ROUTE), whatever their answers, since it started or since mark.
 func cmdRequests(ts *testscript.TestScript, neg bool, args []string) {
 	route := ""
 	if len(args) == 2 {
@@ -149,7 +169,7 @@ func cmdRequests(ts *testscript.TestScript, neg bool, args []string) {
 	want, err := strconv.Atoi(args[0])
 	ts.Check(err)
 	got := 0
-	for _, e := range scriptServer(ts).Journal() {
+	for _, e := range scriptServer(ts).Journal()[ts.Value(mockKey{}).(*scriptMock).mark:] {
 		if route == "" || e.Route == route {
 			got++
 		}
@@ -334,4 +354,74 @@ func cmdSetJSON(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s: no string field %s", args[0], args[1])
 	}
 	ts.Setenv(args[2], v)
+}
+
+// mark makes requests count only the requests that come after it.
+func cmdMark(ts *testscript.TestScript, neg bool, args []string) {
+	ts.Value(mockKey{}).(*scriptMock).mark = len(scriptServer(ts).Journal())
+}
+
+// perm FILE MODE checks FILE's permission bits: MODE in octal, or
+// =OTHER for the bits of the file OTHER (one a shell redirect made, say).
+func cmdPerm(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: perm FILE MODE|=OTHER")
+	}
+	mode := func(name string) os.FileMode {
+		fi, err := os.Stat(ts.MkAbs(name))
+		ts.Check(err)
+		return fi.Mode().Perm()
+	}
+	var want os.FileMode
+	if other, ok := strings.CutPrefix(args[1], "="); ok {
+		want = mode(other)
+	} else {
+		m, err := strconv.ParseUint(args[1], 8, 32)
+		ts.Check(err)
+		want = os.FileMode(m)
+	}
+	if got := mode(args[0]); (got == want) == neg {
+		ts.Fatalf("%s has mode %#o, want %#o", args[0], got, want)
+	}
+}
+
+// bounded D N mintctl ARGS... runs mintctl as its own process and checks
+// that it exits with code N within D, however its files behave (a FIFO
+// with no reader, a full disk): it is killed at D, and the script fails.
+// Its stdout and stderr go to the files bounded.stdout and bounded.stderr.
+func cmdBounded(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: bounded D N PROGRAM [ARGS...]")
+	}
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[2], args[3:]...)
+	cmd.Dir = ts.MkAbs(".")
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "GORACE", mintlify.EnvAPIKey, mintlify.EnvProjectID, mintlify.EnvBaseURL,
+		"GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err = cmd.Run()
+	ts.Check(os.WriteFile(ts.MkAbs("bounded.stdout"), stdout.Bytes(), 0o666))
+	ts.Check(os.WriteFile(ts.MkAbs("bounded.stderr"), stderr.Bytes(), 0o666))
+	if ctx.Err() != nil {
+		ts.Fatalf("%s did not end within %s\nstderr: %s", strings.Join(args[2:], " "), d, stderr.String())
+	}
+	got := 0
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	ts.Logf("exit %d after %s\nstderr: %s", got, time.Since(start).Round(time.Millisecond), stderr.String())
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
 }

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,9 +23,21 @@ func (a *app) staticExportCommand() *cobra.Command {
 --wait, wait until it ends: 0 completed, 3 failed. With --output FILE, wait,
 then bundle and download the tar.gz to FILE ('-' for stdout); the size is
 checked against the bundle's. The bundle's link is presigned: mintctl never
-prints it or writes it to step outputs or logs.`,
+prints it or writes it to step outputs or logs.
+
+--output FILE is checked before the export starts (its folder exists and a
+file can be made there), written beside FILE and renamed over it once
+whole: a failed run leaves FILE as it was. If the download fails after the
+export completed, mintctl prints the export's ID and the command that
+downloads it again ('mintctl static-export download').
+
+'mintctl static-export status' and 'mintctl static-export download' follow
+an export already started. A site whose domain is a single word "status"
+or "download" is exported with -- before it: mintctl static-export -- status`,
 		Example: `  mintctl static-export --output site.tar.gz docs.example.com
-  mintctl static-export --version v2 --path /api --path /guides --wait docs.example.com`,
+  mintctl static-export --version v2 --path /api --path /guides --wait docs.example.com
+  mintctl static-export status --wait se_7ugr6fbcqjmykd4kid5f3zpeai
+  mintctl static-export download --output site.tar.gz se_7ugr6fbcqjmykd4kid5f3zpeai`,
 		Args: exactArgs("DOMAIN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outFile == "-" && f.json {
@@ -36,30 +47,26 @@ prints it or writes it to step outputs or logs.`,
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
+			var file *outputFile
+			if outFile != "" && outFile != "-" {
+				if file, err = createOutput(outFile); err != nil {
+					return err
+				}
+				defer file.abort()
+			}
+			ctx, cancel := f.commandContext(cmd.Context())
+			defer cancel()
 			e, err := c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: args[0], Version: version, Paths: paths})
 			if err != nil {
-				return fmt.Errorf("starting the static export: %w", err)
+				return f.gaveUp(fmt.Errorf("starting the static export: %w", err), "the start", "", "")
 			}
-			a.infof("started static export %s", printable(e.ID))
-			outs := func(e *mintlify.StaticExport) []output {
-				return []output{{"export_id", e.ID}, {"status", string(e.Status)}}
-			}
+			a.infof("started static export %s", e.ID)
 			if !f.wait && outFile == "" {
-				return a.reportExport(a.stdout, e, &f, outs(e), false)
+				return a.reportExport(a.stdout, e, &f, false, nil)
 			}
-			wctx, cancel := f.waitContext(ctx)
-			defer cancel()
-			done, last, err := pollShown(a, &f, "static export "+e.ID, e,
-				func(s *mintlify.StaticExport) string {
-					return fmt.Sprintf("%s %.0f%%, %d pages", s.Status, s.Progress, s.PageCount)
-				},
-				func(opts ...mintlify.PollOption) (*mintlify.StaticExport, error) {
-					return c.PollStaticExport(wctx, e.ID, opts...)
-				})
+			done, err := a.waitExport(ctx, c, e, &f)
 			if err != nil {
-				_ = a.writeOutputs(outs(last)...)
-				return f.gaveUp(err, "static export "+e.ID, string(last.Status), "")
+				return err
 			}
 			if done.Status != mintlify.StaticExportCompleted || outFile == "" {
 				w := a.stdout
@@ -68,16 +75,21 @@ prints it or writes it to step outputs or logs.`,
 					// must not get this text instead.
 					w = a.stderr
 				}
-				return a.reportExport(w, done, &f, outs(done), true)
+				return a.reportExport(w, done, &f, true, nil)
 			}
-			if err := a.download(wctx, c, done.ID, outFile); err != nil {
-				_ = a.writeOutputs(outs(done)...)
+			got, err := a.download(ctx, c, done.ID, outFile, file)
+			if err != nil {
+				// The export is done and stays downloadable: say how.
+				a.writeOutputs(exportOutputs(done, nil)...)
+				fmt.Fprintf(a.stderr, "mintctl: static export %s completed; to download it again, run:\n  %s\n",
+					printable(done.ID), printable(shellJoin([]string{"mintctl", "static-export", "download", "--output", outFile, done.ID})))
 				return err
 			}
-			if outFile != "-" {
-				return a.reportExport(a.stdout, done, &f, append(outs(done), output{"bundle_file", outFile}), true)
+			w := a.stdout
+			if outFile == "-" {
+				w = a.stderr
 			}
-			return a.writeOutputs(outs(done)...)
+			return a.reportExport(w, done, &f, true, got)
 		},
 	}
 	f.register(cmd, true)
@@ -85,46 +97,186 @@ prints it or writes it to step outputs or logs.`,
 	cmd.Flags().StringVar(&version, "version", "", "the docs version to export (default: the current one)")
 	cmd.Flags().StringArrayVar(&paths, "path", nil, "export only this path, repeatable (default: the whole site)")
 	cmd.Flags().StringVarP(&outFile, "output", "o", "", "wait, then download the tar.gz bundle to FILE ('-' for stdout)")
+	cmd.AddCommand(a.staticExportStatusCommand(), a.staticExportDownloadCommand())
 	return cmd
 }
 
-// download bundles the export and streams it to path (or stdout for "-").
-// A file is written beside its final name and renamed once complete, so a
-// broken download never leaves a truncated bundle under that name.
-func (a *app) download(ctx context.Context, c *mintlify.Client, id, path string) error {
-	b, err := c.BundleStaticExport(ctx, id)
-	if err != nil {
-		return fmt.Errorf("bundling static export %s: %w", id, hideLinks(err))
+func (a *app) staticExportStatusCommand() *cobra.Command {
+	var f waitFlags
+	cmd := &cobra.Command{
+		Use:   "status [--wait] [--timeout D] [--json] EXPORT_ID",
+		Short: "Show a static export, or wait for it to end",
+		Long: `Show a static export by the ID its start printed (the export_id step
+output). The exit code is 0 whatever its status; with --wait, wait until it
+ends: 0 completed, 3 failed.`,
+		Example: `  mintctl static-export status se_7ugr6fbcqjmykd4kid5f3zpeai
+  mintctl static-export status --wait --timeout 1h se_7ugr6fbcqjmykd4kid5f3zpeai`,
+		Args: exactArgs("EXPORT_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			ctx, cancel := f.commandContext(cmd.Context())
+			defer cancel()
+			if !f.wait {
+				e, err := c.GetStaticExport(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				return a.reportExport(a.stdout, e, &f, false, nil)
+			}
+			done, err := a.waitExport(ctx, c, &mintlify.StaticExport{ID: args[0]}, &f)
+			if err != nil {
+				return err
+			}
+			return a.reportExport(a.stdout, done, &f, true, nil)
+		},
 	}
-	if path == "-" {
-		n, err := c.DownloadStaticExport(ctx, b, a.rawStdout) // the bundle, unaltered
-		if err != nil {
-			return hideLinks(err)
-		}
-		a.infof("downloaded %d bytes", n)
-		return nil
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".part*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
-	n, err := c.DownloadStaticExport(ctx, b, tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return hideLinks(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	a.infof("downloaded %d bytes to %s", n, path)
-	return nil
+	f.register(cmd, true)
+	return cmd
 }
 
-// reportExport prints the export to w and turns a failure into exit code 3.
-func (a *app) reportExport(w io.Writer, e *mintlify.StaticExport, f *waitFlags, outs []output, waited bool) error {
+func (a *app) staticExportDownloadCommand() *cobra.Command {
+	var outFile string
+	cmd := &cobra.Command{
+		Use:   "download [--output FILE|-] EXPORT_ID",
+		Short: "Download a completed static export again",
+		Long: `Download a completed static export's tar.gz with a fresh link: after a
+--timeout, a failed download or on another machine. FILE defaults to
+EXPORT_ID.tar.gz in the current folder; '-' writes to stdout. The size is
+checked against the bundle's; FILE is written beside its name and renamed
+over it once whole, so a failed download leaves it as it was. An export not
+yet completed is an error (HTTP 409): wait with 'mintctl static-export
+status --wait'.`,
+		Example: `  mintctl static-export download se_7ugr6fbcqjmykd4kid5f3zpeai
+  mintctl static-export download --output - se_7ugr6fbcqjmykd4kid5f3zpeai | tar -xz`,
+		Args: exactArgs("EXPORT_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := args[0]
+			if outFile == "" {
+				if !plainFileName(id) {
+					return usageErrorf("the export ID %q cannot name a file: give --output FILE", id)
+				}
+				outFile = id + ".tar.gz"
+			}
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			var file *outputFile
+			if outFile != "-" {
+				if file, err = createOutput(outFile); err != nil {
+					return err
+				}
+				defer file.abort()
+			}
+			got, err := a.download(cmd.Context(), c, id, outFile, file)
+			if err != nil {
+				return err
+			}
+			a.writeOutputs(exportOutputs(&mintlify.StaticExport{ID: id}, got)...)
+			a.summaryf("#### Static export %s\n\n- bundle: %d bytes%s\n\n", id, got.size, got.where())
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&outFile, "output", "o", "", "write the tar.gz to FILE ('-' for stdout; default EXPORT_ID.tar.gz)")
+	return cmd
+}
+
+// plainFileName reports whether s can name a file as it is: letters,
+// digits, '-', '_' and '.', not starting with '.'.
+func plainFileName(s string) bool {
+	return s != "" && s[0] != '.' && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	})
+}
+
+// waitExport polls the export to its end, showing progress. When the wait
+// fails after the export was read, it still writes the last state seen.
+func (a *app) waitExport(ctx context.Context, c *mintlify.Client, e *mintlify.StaticExport, f *waitFlags) (*mintlify.StaticExport, error) {
+	done, last, err := pollShown(a, f, "static export "+e.ID, e,
+		func(s *mintlify.StaticExport) string {
+			return fmt.Sprintf("%s %.0f%%, %d pages", s.Status, s.Progress, s.PageCount)
+		},
+		func(opts ...mintlify.PollOption) (*mintlify.StaticExport, error) {
+			return c.PollStaticExport(ctx, e.ID, opts...)
+		})
+	if err != nil {
+		if last.Status != "" {
+			a.writeOutputs(exportOutputs(last, nil)...)
+		}
+		return nil, f.gaveUp(err, "static export "+e.ID, string(last.Status),
+			shellJoin([]string{"mintctl", "static-export", "status", "--wait", e.ID}))
+	}
+	return done, nil
+}
+
+// downloaded is a bundle written: its size, and the file ("-": stdout).
+type downloaded struct {
+	size int64
+	file string
+}
+
+func (d *downloaded) where() string {
+	if d.file == "-" {
+		return ", to stdout"
+	}
+	return ", written to " + d.file
+}
+
+// exportOutputs are an export's step outputs: export_id, and status when
+// it was read, and bundle_file when a bundle went to a file.
+func exportOutputs(e *mintlify.StaticExport, got *downloaded) []output {
+	outs := []output{{"export_id", e.ID}}
+	if e.Status != "" {
+		outs = append(outs, output{"status", string(e.Status)})
+	}
+	if got != nil && got.file != "-" {
+		outs = append(outs, output{"bundle_file", got.file})
+	}
+	return outs
+}
+
+// download bundles the export (a fresh link) and streams it to file, or
+// to stdout for "-". The file is committed (renamed over its name) only
+// once the whole bundle, its size checked, is in it.
+func (a *app) download(ctx context.Context, c *mintlify.Client, id, path string, file *outputFile) (*downloaded, error) {
+	b, err := c.BundleStaticExport(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("bundling static export %s: %w", id, hideLinks(err))
+	}
+	var w io.Writer = a.rawStdout // the bundle, unaltered
+	if file != nil {
+		w = file
+	}
+	n, err := c.DownloadStaticExport(ctx, b, w)
+	if err == nil && file != nil {
+		err = file.commit()
+	}
+	if err != nil {
+		return nil, hideLinks(err)
+	}
+	if file != nil {
+		a.infof("downloaded %d bytes to %s", n, path)
+	} else {
+		a.infof("downloaded %d bytes", n)
+	}
+	return &downloaded{size: n, file: path}, nil
+}
+
+// reportExport prints the export to w, writes its step outputs and
+// summary, and after a wait turns a failure into exit code 3. got is the
+// bundle downloaded, if any.
+func (a *app) reportExport(w io.Writer, e *mintlify.StaticExport, f *waitFlags, waited bool, got *downloaded) error {
+	// The export was read: its outputs are written whatever becomes of
+	// stdout.
+	a.writeOutputs(exportOutputs(e, got)...)
+	bundle := mdRaw("")
+	if got != nil {
+		bundle = mdRaw(fmt.Sprintf("- bundle: %d bytes%s\n", got.size, md(printable(got.where()))))
+	}
+	a.summaryf("#### Static export %s\n\n- status: **%s** (%.0f%%, %d pages)\n%s\n", e.ID, e.Status, e.Progress, e.PageCount, bundle)
 	var err error
 	if f.json {
 		err = printJSON(w, struct {
@@ -145,10 +297,10 @@ func (a *app) reportExport(w io.Writer, e *mintlify.StaticExport, f *waitFlags, 
 	if err != nil {
 		return err
 	}
-	if err := a.writeOutputs(outs...); err != nil {
-		return err
-	}
 	if waited && e.Status == mintlify.StaticExportFailed {
+		if e.Error != "" {
+			return &codeError{exitFailed, fmt.Errorf("static export %s failed: %s", e.ID, e.Error)}
+		}
 		return &codeError{exitFailed, fmt.Errorf("static export %s failed", e.ID)}
 	}
 	return nil

@@ -1,7 +1,13 @@
 package mockcmd
 
 import (
+	"bytes"
+	"context"
+	"io"
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -35,4 +41,36 @@ func TestThirdRoundFlags(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	_, d = call("GET", "/v1/project/update-status/"+trigger["statusId"].(string), "")
 	assert.Equal(t, "failure", d["status"], "-outcome failed")
+}
+
+// -env-file appends the three settings as $GITHUB_ENV wants them, after
+// what the file held, and a later step's client reaches the mock with them.
+func TestEnvFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "github_env")
+	require.NoError(t, os.WriteFile(path, []byte("EARLIER=1\n"), 0o644))
+	s := startRun(t, "project:", "-addr", "127.0.0.1:0", "-quiet", "-api-key", "mint_env_file", "-project", "docs", "-env-file", path)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "EARLIER=1\nMINTLIFY_BASE_URL="+s.url+"\nMINTLIFY_API_KEY=mint_env_file\nMINTLIFY_PROJECT_ID=docs\n", string(data))
+	assert.NotContains(t, s.stderr.String(), "warning", "a loopback address needs no warning")
+	status, _ := s.call(t, "mint_env_file", "GET", "/v1/analytics/docs/assistant/caller-stats", "")
+	assert.Equal(t, http.StatusOK, status)
+
+	var stderr bytes.Buffer
+	err = Run(context.Background(), []string{"-addr", "127.0.0.1:0", "-env-file", filepath.Join(t.TempDir(), "no", "such", "folder")}, io.Discard, &stderr)
+	assert.ErrorContains(t, err, "-env-file")
+}
+
+// A mock listening beyond loopback says that anyone who reaches it can
+// drive its control API. (The tests listen on 127.0.0.1 only: the check is
+// on the address.)
+func TestNonLoopbackAddrWarns(t *testing.T) {
+	for _, ip := range []string{"0.0.0.0", "::", "192.168.1.10"} {
+		w := exposedWarning(":8080", &net.TCPAddr{IP: net.ParseIP(ip), Port: 8080})
+		assert.Contains(t, w, "is not a loopback address", ip)
+		assert.Contains(t, w, "/_mock/", ip)
+	}
+	for _, ip := range []string{"127.0.0.1", "127.1.2.3", "::1"} {
+		assert.Empty(t, exposedWarning("localhost:8080", &net.TCPAddr{IP: net.ParseIP(ip), Port: 8080}), ip)
+	}
 }

@@ -11,10 +11,12 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/docsagent/mintlify-go/mockserver"
 )
@@ -102,6 +104,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed for probabilistic faults")
 	quiet := fs.Bool("quiet", false, "do not log requests")
+	envFile := fs.String("env-file", "", "once listening, append MINTLIFY_BASE_URL, MINTLIFY_API_KEY and MINTLIFY_PROJECT_ID lines to `PATH` (such as $GITHUB_ENV)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -111,8 +114,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *apiKey != "" && !strings.HasPrefix(*apiKey, "mint_") {
 		return errors.New("-api-key must start with mint_, as the service's admin keys do")
 	}
-	if *project != "" && strings.ContainsAny(*project, "/?#") {
-		return errors.New("-project must not contain /, ? or #")
+	if strings.ContainsFunc(*apiKey, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return errors.New("-api-key must not contain white space or control characters")
+	}
+	if *project != "" && strings.ContainsFunc(*project, func(r rune) bool { return strings.ContainsRune("/?#", r) || unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return errors.New("-project must not contain /, ?, #, white space or control characters")
 	}
 	if *bundleSize < 0 || *bundleSize > mockserver.MaxBundleSize {
 		return fmt.Errorf("-bundle-size %d: want 0 to %d bytes (1 TiB)", *bundleSize, int64(mockserver.MaxBundleSize))
@@ -174,6 +180,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// RSS a user sees is what the data hold.
 	debug.FreeOSMemory()
 
+	if w := exposedWarning(*addr, ln.Addr()); w != "" {
+		fmt.Fprintln(stderr, w)
+	}
+	if *envFile != "" {
+		if err := writeEnvFile(*envFile, s); err != nil {
+			return fmt.Errorf("-env-file: %w", err)
+		}
+	}
+
 	fmt.Fprintf(stdout, "mockserver %s listening\n", mockserver.Version)
 	fmt.Fprintf(stdout, "  URL:      %s\n", s.URL())
 	fmt.Fprintf(stdout, "  API key:  %s\n", s.APIKey())
@@ -190,4 +205,32 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	<-ctx.Done()
 	fmt.Fprintln(stdout, "mockserver: shutting down")
 	return nil
+}
+
+// exposedWarning warns when the mock listens beyond loopback (-addr :8080,
+// 0.0.0.0, a LAN address): its control API (/_mock/) has no
+// authentication, so anyone who reaches it can move its clock, inject
+// faults and read its journal.
+func exposedWarning(flag string, a net.Addr) string {
+	if tcp, ok := a.(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+		return ""
+	}
+	return fmt.Sprintf("mockserver: warning: -addr %s is not a loopback address: anyone who can reach %s can drive the control API (/_mock/), which has no authentication", flag, a)
+}
+
+// writeEnvFile appends the settings a client needs to reach s to path, in
+// the NAME=value lines GitHub Actions reads from $GITHUB_ENV: with
+// "mintctl mock -env-file "$GITHUB_ENV" &", the job's later steps talk to
+// the mock. One write, so a reader never sees half of them; a new file
+// gets 0666 less the umask.
+func writeEnvFile(path string, s *mockserver.Server) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(f, "MINTLIFY_BASE_URL=%s\nMINTLIFY_API_KEY=%s\nMINTLIFY_PROJECT_ID=%s\n", s.URL(), s.APIKey(), s.ProjectID())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
