@@ -92,3 +92,20 @@ func TestRunRefusesAKeyThatIsNotOneToken(t *testing.T) {
 		assert.Error(t, err, key)
 	}
 }
+
+// -analytics-limit 100000000000/1h died of out-of-memory on the first
+// request: a window held a slot per permitted request. Any limit starts
+// and serves.
+func TestRunServesUnderAHugeRateLimit(t *testing.T) {
+	s := startRun(t, "control:", "-addr", "127.0.0.1:0", "-quiet", "-api-key", "mint_huge_limit", "-project", "docs",
+		"-analytics-limit", "100000000000/1h", "-job-limit", "100000000000/1h",
+		"-deploy-limit", "100000000000/10s", "-preview-limit", "100000000000/1m")
+	for _, c := range [][3]string{
+		{"GET", "/v1/analytics/docs/visitors", ""},
+		{"POST", "/v2/agent/docs/job", `{"prompt":"x"}`},
+		{"POST", "/v1/project/update/docs", ""},
+	} {
+		status, body := s.call(t, "mint_huge_limit", c[0], c[1], c[2])
+		assert.Less(t, status, 300, "%s %s: %v", c[0], c[1], body)
+	}
+}
