@@ -1,7 +1,12 @@
 package mockserver_test
 
 import (
+	"bytes"
+	"io"
 	"net/http"
+	"runtime"
+	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,4 +134,98 @@ func TestControlJournalAndReset(t *testing.T) {
 
 	require.Equal(t, http.StatusNoContent, h.do("DELETE", "/_mock/journal", "").Status)
 	assert.Empty(t, h.s.Journal())
+}
+
+// A 16 MiB control body of empty objects is refused at a bounded peak heap
+// (DESIGN §6.3: 64 MiB per 16 MiB body); one POST /_mock/feedback of them
+// peaked at 3.9 GB and /_mock/threads at 5.1 GB, as every item was decoded
+// (and copied) before any was counted. Each route's arrays are counted
+// before they are decoded, and nothing is stored.
+func TestControlBodiesOfEmptyObjectsCostBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 16 MiB bodies")
+	}
+	s := mockserver.Start(t, mockserver.WithoutRateLimits())
+	mem := s.Client()
+	for _, c := range []struct {
+		path, open, item, close string
+		chunked                 bool // no Content-Length: the buffer grows as the body comes
+	}{
+		{"/_mock/visits", `{"visits":[`, `{},`, `{}]}`, false},
+		{"/_mock/searches", `{"searches":[`, `{},`, `{}]}`, false},
+		{"/_mock/feedback", `{"feedback":[`, `{},`, `{}]}`, false},
+		{"/_mock/feedback", `{"feedback":[`, `{},`, `{}]}`, true},
+		{"/_mock/threads", `{"threads":[`, `{},`, `{}]}`, false},
+		{"/_mock/threads", `{"threads":[{"turns":[`, `{},`, `{}]}]}`, false},
+		{"/_mock/threads", `{"threads":[{"turns":[`, `{},`, `{}]}]}`, true},
+		{"/_mock/threads", `{"threads":[{"turns":[{"sources":[`, `{},`, `{}]}]}]}`, false},
+		{"/_mock/faults", `{"faults":[`, `"",`, `""]}`, false},
+		{"/_mock/keys", `{"allowIPs":[`, `"",`, `""]}`, false},
+		{"/_mock/keys", `{"scopes":[`, `"",`, `""]}`, false},
+	} {
+		n := (16<<20 - len(c.open) - len(c.close)) / len(c.item)
+		body := []byte(c.open + strings.Repeat(c.item, n) + c.close)
+		name := c.open + c.item + "…"
+		if c.chunked {
+			name += " (chunked)"
+		}
+		var status int
+		var answer []byte
+		peak := peakHeap(func() {
+			var rd io.Reader = bytes.NewReader(body)
+			if c.chunked {
+				rd = io.MultiReader(rd) // a length net/http cannot see
+			}
+			req, err := http.NewRequest("POST", s.URL()+c.path, rd)
+			require.NoError(t, err)
+			resp, err := mem.Do(req)
+			require.NoError(t, err)
+			answer, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			status = resp.StatusCode
+		})
+		t.Logf("%s %s (%.1f MiB, %d items): %d, peak heap %.1f MiB", c.path, name, float64(len(body))/(1<<20), n+1, status, float64(peak)/(1<<20))
+		assert.Equal(t, http.StatusRequestEntityTooLarge, status, "%s %s: %s", c.path, name, answer)
+		assert.Contains(t, string(answer), "smaller batches", "%s %s", c.path, name)
+		assert.LessOrEqual(t, peak, uint64(64<<20), "%s %s: peak heap %d MiB", c.path, name, peak>>20)
+	}
+	counts, err := s.EventCounts(s.ProjectID())
+	require.NoError(t, err)
+	assert.Equal(t, mockserver.EventCounts{}, counts, "all or none: nothing stored")
+	assert.Empty(t, s.Faults())
+}
+
+// peakHeap runs f and returns the largest heap (live and not yet collected
+// objects) seen while it ran, less the heap before it: sampled every
+// 100µs, so a figure for a request that takes tens of milliseconds.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	read := func(s []metrics.Sample) uint64 {
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	base := read([]metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}})
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		var peak uint64
+		tick := time.NewTicker(100 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			peak = max(peak, read(sample))
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(stop)
+	peak := <-done
+	if peak < base {
+		return 0
+	}
+	return peak - base
 }
