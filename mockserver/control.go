@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -88,6 +91,106 @@ func (s *Server) controlRoutes() *http.ServeMux {
 	mux.HandleFunc(controlPrefix, notFound)
 	return mux
 }
+
+// controlGuard keeps web pages away from the control API, which has no
+// key: a page of any site could otherwise move a developer's clock or
+// read the journal with a cross-site POST (the browser marks it with
+// Origin), or read answers by DNS rebinding (its requests then name the
+// page's host). Named origins may drive it, for tests in a browser.
+type controlGuard struct {
+	origins map[string]bool // serialized origins, lower case
+	hosts   map[string]bool // host names beyond localhost and IP addresses, lower case
+}
+
+func newControlGuard(origins, hosts []string) (controlGuard, error) {
+	g := controlGuard{origins: map[string]bool{}, hosts: map[string]bool{}}
+	for _, o := range origins {
+		u, err := url.Parse(strings.TrimSuffix(o, "/"))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+			u.Path != "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return g, fmt.Errorf("mockserver: WithControlOrigins(%q): want an http or https origin such as http://localhost:5173", o)
+		}
+		g.origins[strings.ToLower(u.Scheme+"://"+u.Host)] = true
+	}
+	for _, h := range hosts {
+		if h == "" || strings.ContainsAny(h, ":/ ") {
+			return g, fmt.Errorf("mockserver: WithControlHosts(%q): want a host name without a port", h)
+		}
+		g.hosts[strings.ToLower(h)] = true
+	}
+	return g, nil
+}
+
+// admit answers a control request that may not pass (403), and a CORS
+// preflight of an allowed origin, and reports whether the request goes on.
+// checkHost is false for the in-memory client.
+func (g *controlGuard) admit(w http.ResponseWriter, r *http.Request, checkHost bool) bool {
+	refuse := func(detail string) bool {
+		writeProblem(w, http.StatusForbidden, detail, "the control API has no key, so it answers neither web pages nor hosts that are not this machine")
+		return false
+	}
+	if checkHost && !g.hostAllowed(r.Host) {
+		return refuse(fmt.Sprintf("host %q: the control API answers requests addressed to localhost, an IP address or a reserved test name (a page on another name could reach it by DNS rebinding); name more with -control-host or WithControlHosts", clipDetail(r.Host)))
+	}
+	origins := r.Header.Values("Origin")
+	if len(origins) == 0 {
+		if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+			return refuse("a browser marked this request " + clipDetail(site) + ": the control API answers no web page")
+		}
+		return true
+	}
+	if len(origins) > 1 || !g.origins[strings.ToLower(origins[0])] {
+		return refuse(fmt.Sprintf("origin %q: the control API answers no web page; allow a page's origin with -control-origin or WithControlOrigins", clipDetail(origins[0])))
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origins[0])
+	h.Add("Vary", "Origin")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return true
+	}
+	h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE")
+	h.Set("Access-Control-Allow-Headers", "Content-Type")
+	h.Set("Access-Control-Max-Age", "600")
+	if r.Header.Get("Access-Control-Request-Private-Network") == "true" {
+		h.Set("Access-Control-Allow-Private-Network", "true") // a public page calling a loopback mock
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return false
+}
+
+// hostAllowed reports whether a request's Host is one no other site can
+// point at this machine: an IP address, localhost, a name reserved for
+// tests and examples (RFC 2606 and 6761: .localhost, .test, .invalid,
+// .example, example.com, .net, .org; httptest.NewRequest says
+// example.com), or a name given with WithControlHosts. DNS rebinding
+// needs a name its attacker resolves. The port is not compared: rebinding
+// changes what a name points to, not the port, and a forwarded port still
+// reaches this mock.
+func (g *controlGuard) hostAllowed(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	} else if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		host = host[1 : len(host)-1]
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	host = strings.ToLower(host)
+	if g.hosts[host] {
+		return true
+	}
+	for _, name := range reservedNames {
+		if host == name || strings.HasSuffix(host, "."+name) {
+			return true
+		}
+	}
+	return false
+}
+
+// reservedNames can be no attacker's: special-use names (RFC 6761) and the
+// example domains IANA keeps (RFC 2606), with every name under them.
+var reservedNames = []string{"localhost", "test", "invalid", "example", "example.com", "example.net", "example.org"}
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)

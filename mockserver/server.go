@@ -70,6 +70,7 @@ type Server struct {
 	handler http.Handler
 	api     *http.ServeMux
 	control *http.ServeMux
+	guard   controlGuard // who may use the control API
 
 	ctx       context.Context // cancelled by Close to cut sleeps short
 	cancel    context.CancelFunc
@@ -190,6 +191,11 @@ func build(cfg config) (*Server, error) {
 	if n := cfg.bundleSize; n > MaxBundleSize {
 		return nil, fmt.Errorf("mockserver: WithBundleSize(%d): want at most %d bytes (1 TiB)", n, int64(MaxBundleSize))
 	}
+	guard, err := newControlGuard(cfg.controlOrigins, cfg.controlHosts)
+	if err != nil {
+		return nil, err
+	}
+	s.guard = guard
 	faults, err := newFaultSet(cfg.faults, cfg.faultSeed)
 	if err != nil {
 		return nil, err

@@ -45,6 +45,16 @@ func (f *faultFlags) Set(spec string) error {
 	return nil
 }
 
+// listFlag collects a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
 // rateFlag reads a rate limit written as N/window, such as 100/1h.
 type rateFlag struct {
 	n   int
@@ -101,6 +111,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var faults faultFlags
 	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed for probabilistic faults")
+	var controlOrigins, controlHosts listFlag
+	fs.Var(&controlOrigins, "control-origin", "let web pages of this `origin` (e.g. http://localhost:5173) use the control API, repeatable; any other request with an Origin header is refused")
+	fs.Var(&controlHosts, "control-host", "a host `name` the control API answers to besides localhost, IP addresses and reserved test names, repeatable (the -addr host is one)")
 	quiet := fs.Bool("quiet", false, "do not log requests")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -150,6 +163,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *noLimits {
 		opts = append(opts, mockserver.WithoutRateLimits())
 	}
+	// Requests addressed to the name the mock listens on are its own.
+	if host, _, err := net.SplitHostPort(*addr); err == nil && host != "" && net.ParseIP(host) == nil {
+		controlHosts = append(controlHosts, host)
+	}
+	opts = append(opts, mockserver.WithControlOrigins(controlOrigins...), mockserver.WithControlHosts(controlHosts...))
 	if !*quiet {
 		opts = append(opts, mockserver.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
 	}
