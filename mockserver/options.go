@@ -283,7 +283,8 @@ func WithBundleSize(n int64) Option { return func(c *config) { c.bundleSize = n 
 func WithBundleLinkTTL(d time.Duration) Option { return func(c *config) { c.bundleTTL = d } }
 
 // WithStorageListener serves the storage host on l instead of a fresh
-// 127.0.0.1 port opened on first use. The server closes l on Close.
+// port opened on first use on the API listener's host. The server closes
+// l on Close.
 func WithStorageListener(l net.Listener) Option { return func(c *config) { c.storageListener = l } }
 
 // WithControlOrigins lets web pages of these origins (scheme://host[:port],

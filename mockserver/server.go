@@ -48,10 +48,11 @@ var (
 // keys, jobs, events, deployments, exports, journal) belongs to one Server,
 // so parallel tests never share anything.
 type Server struct {
-	cfg       config
-	apiKey    string
-	projectID string
-	url       string
+	cfg        config
+	apiKey     string
+	projectID  string
+	url        string
+	listenHost string // the API listener's host: the storage host listens there too
 
 	projects map[string]*project // fixed after New
 	offset   atomic.Int64        // nanoseconds the control API moved the clock
@@ -139,6 +140,10 @@ func newServer(opts []Option) (*Server, error) {
 		}
 	}
 	s.url = "http://" + ln.Addr().String()
+	s.listenHost = "127.0.0.1"
+	if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil {
+		s.listenHost = host
+	}
 	s.srv = &http.Server{
 		Handler:           s.handler,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },

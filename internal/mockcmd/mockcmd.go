@@ -106,7 +106,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&previewLimit, "preview-limit", "preview triggers per organization, as `N/window` (e.g. 5/1m; 0 turns it off)")
 	previews := fs.Bool("previews", true, "the organization's plan includes preview deployments (false: trigger preview answers 403)")
 	staticExport := fs.Bool("static-export", true, "static export is enabled for the organization (false: starting an export answers 403)")
-	storageAddr := fs.String("storage-addr", "127.0.0.1:0", "address of the storage host that serves export bundles")
+	storageAddr := fs.String("storage-addr", "", "address of the storage host that serves export bundles (default: the -addr host, any port)")
 	bundleSize := fs.Int64("bundle-size", 0, "pad every export bundle to `N` bytes (a valid tar.gz, streamed; 0: the real size)")
 	var faults faultFlags
 	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
@@ -175,6 +175,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
+	}
+	if *storageAddr == "" {
+		// Where the API listens: links must be reachable from wherever
+		// the API is (with -addr 0.0.0.0:8080, from another machine).
+		host, _, _ := net.SplitHostPort(ln.Addr().String())
+		*storageAddr = net.JoinHostPort(host, "0")
 	}
 	storageLn, err := net.Listen("tcp", *storageAddr)
 	if err != nil {
