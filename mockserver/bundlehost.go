@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +26,12 @@ type storageHost struct {
 	err  error
 	srv  *http.Server
 	done chan struct{}
+
+	// On every interface (0.0.0.0, ::) a link names the host the client
+	// addressed the API by: the listener's own address would name the
+	// client's machine.
+	anyAddr bool
+	port    string
 }
 
 // StorageURL is the base URL of the storage host that serves bundles,
@@ -39,11 +46,18 @@ func (s *Server) StorageURL() (string, error) {
 		defer s.inflight.Done()
 		ln := s.cfg.storageListener
 		if ln == nil {
-			if ln, h.err = net.Listen("tcp", "127.0.0.1:0"); h.err != nil {
+			// Where the API listens, so that links are reachable from
+			// wherever the API is.
+			if ln, h.err = net.Listen("tcp", net.JoinHostPort(s.listenHost, "0")); h.err != nil {
 				return
 			}
 		}
 		h.url = "http://" + ln.Addr().String()
+		if host, port, err := net.SplitHostPort(ln.Addr().String()); err == nil {
+			if ip, err := netip.ParseAddr(host); err == nil && ip.IsUnspecified() {
+				h.anyAddr, h.port = true, port
+			}
+		}
 		h.srv = &http.Server{
 			Handler:     http.HandlerFunc(s.serveStorage),
 			BaseContext: func(net.Listener) context.Context { return s.ctx },
@@ -62,6 +76,40 @@ func (s *Server) StorageURL() (string, error) {
 		}()
 	})
 	return h.url, h.err
+}
+
+// linkBase is the storage host's base URL in a link minted for r: its
+// address, or on every interface the host r was addressed to (an IP
+// address or a DNS name; localhost for anything else) with the storage
+// host's port.
+func (h *storageHost) linkBase(r *http.Request) string {
+	if !h.anyAddr {
+		return h.url
+	}
+	host := r.Host
+	if name, _, err := net.SplitHostPort(host); err == nil {
+		host = name
+	} else {
+		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	}
+	if _, err := netip.ParseAddr(host); err != nil && !isDNSName(host) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, h.port)
+}
+
+// isDNSName reports whether s may stand as the host of a link: letters,
+// digits, hyphens, underscores and dots, at most 253 bytes.
+func isDNSName(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // closeStorage stops the storage host, if it ever started, and closes a

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -89,6 +92,106 @@ func (s *Server) controlRoutes() *http.ServeMux {
 	return mux
 }
 
+// controlGuard keeps web pages away from the control API, which has no
+// key: a page of any site could otherwise move a developer's clock or
+// read the journal with a cross-site POST (the browser marks it with
+// Origin), or read answers by DNS rebinding (its requests then name the
+// page's host). Named origins may drive it, for tests in a browser.
+type controlGuard struct {
+	origins map[string]bool // serialized origins, lower case
+	hosts   map[string]bool // host names beyond localhost and IP addresses, lower case
+}
+
+func newControlGuard(origins, hosts []string) (controlGuard, error) {
+	g := controlGuard{origins: map[string]bool{}, hosts: map[string]bool{}}
+	for _, o := range origins {
+		u, err := url.Parse(strings.TrimSuffix(o, "/"))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+			u.Path != "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return g, fmt.Errorf("mockserver: WithControlOrigins(%q): want an http or https origin such as http://localhost:5173", o)
+		}
+		g.origins[strings.ToLower(u.Scheme+"://"+u.Host)] = true
+	}
+	for _, h := range hosts {
+		if h == "" || strings.ContainsAny(h, ":/ ") {
+			return g, fmt.Errorf("mockserver: WithControlHosts(%q): want a host name without a port", h)
+		}
+		g.hosts[strings.ToLower(h)] = true
+	}
+	return g, nil
+}
+
+// admit answers a control request that may not pass (403), and a CORS
+// preflight of an allowed origin, and reports whether the request goes on.
+// checkHost is false for the in-memory client.
+func (g *controlGuard) admit(w http.ResponseWriter, r *http.Request, checkHost bool) bool {
+	refuse := func(detail string) bool {
+		writeProblem(w, http.StatusForbidden, detail, "the control API has no key, so it answers neither web pages nor hosts that are not this machine")
+		return false
+	}
+	if checkHost && !g.hostAllowed(r.Host) {
+		return refuse(fmt.Sprintf("host %q: the control API answers requests addressed to localhost, an IP address or a reserved test name (a page on another name could reach it by DNS rebinding); name more with -control-host or WithControlHosts", clipDetail(r.Host)))
+	}
+	origins := r.Header.Values("Origin")
+	if len(origins) == 0 {
+		if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+			return refuse("a browser marked this request " + clipDetail(site) + ": the control API answers no web page")
+		}
+		return true
+	}
+	if len(origins) > 1 || !g.origins[strings.ToLower(origins[0])] {
+		return refuse(fmt.Sprintf("origin %q: the control API answers no web page; allow a page's origin with -control-origin or WithControlOrigins", clipDetail(origins[0])))
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origins[0])
+	h.Add("Vary", "Origin")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return true
+	}
+	h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE")
+	h.Set("Access-Control-Allow-Headers", "Content-Type")
+	h.Set("Access-Control-Max-Age", "600")
+	if r.Header.Get("Access-Control-Request-Private-Network") == "true" {
+		h.Set("Access-Control-Allow-Private-Network", "true") // a public page calling a loopback mock
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return false
+}
+
+// hostAllowed reports whether a request's Host is one no other site can
+// point at this machine: an IP address, localhost, a name reserved for
+// tests and examples (RFC 2606 and 6761: .localhost, .test, .invalid,
+// .example, example.com, .net, .org; httptest.NewRequest says
+// example.com), or a name given with WithControlHosts. DNS rebinding
+// needs a name its attacker resolves. The port is not compared: rebinding
+// changes what a name points to, not the port, and a forwarded port still
+// reaches this mock.
+func (g *controlGuard) hostAllowed(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	} else if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		host = host[1 : len(host)-1]
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	host = strings.ToLower(host)
+	if g.hosts[host] {
+		return true
+	}
+	for _, name := range reservedNames {
+		if host == name || strings.HasSuffix(host, "."+name) {
+			return true
+		}
+	}
+	return false
+}
+
+// reservedNames can be no attacker's: special-use names (RFC 6761) and the
+// example domains IANA keeps (RFC 2606), with every name under them.
+var reservedNames = []string{"localhost", "test", "invalid", "example", "example.com", "example.net", "example.org"}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
@@ -117,16 +220,25 @@ func writeProblem(w http.ResponseWriter, status int, details ...string) {
 
 // decodeControl reads a JSON body into v; an empty body leaves v as is.
 // Keys must name v's fields exactly: a misspelt key is a 400, never a
-// silently ignored setting.
+// silently ignored setting. Every array holds at most
+// reqbody.DefaultMaxItems items (413 past it).
 func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
+	return decodeControlWithin(w, r, v, nil)
+}
+
+// decodeControlWithin is decodeControl with the array bounds of limits,
+// for the routes that load events by the thousand: the items are counted
+// before any is decoded.
+func decodeControlWithin(w http.ResponseWriter, r *http.Request, v any, limits reqbody.Limits) bool {
 	if r.ContentLength > maxControlBody {
 		// Refused on the declaration, as the API does: reading first would
 		// wait for bytes a client may never send.
 		writeProblem(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("control bodies are limited to %d bytes; send the events in smaller batches", maxControlBody))
 		return false
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxControlBody))
+	body, err := readControlBody(http.MaxBytesReader(w, r.Body, maxControlBody), r.ContentLength)
 	var tooBig *http.MaxBytesError
+	var tooMany *reqbody.ItemsError
 	switch {
 	case errors.As(err, &tooBig):
 		writeProblem(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("control bodies are limited to %d bytes; send the events in smaller batches", maxControlBody))
@@ -142,11 +254,44 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeProblem(w, http.StatusBadRequest, "the request body must be a JSON object")
 		return false
 	}
-	if err := reqbody.DecodeStrict(body, v); err != nil {
+	err = limits.DecodeStrict(body, v)
+	switch {
+	case errors.As(err, &tooMany):
+		writeProblem(w, http.StatusRequestEntityTooLarge, err.Error())
+		return false
+	case err != nil:
 		writeProblem(w, http.StatusBadRequest, bodyProblem(err))
 		return false
 	}
 	return true
+}
+
+// readControlBody reads a body of at most maxControlBody bytes into one
+// buffer: of the declared size, else doubled as it fills up to the bound
+// (plus the byte that shows the end). A 16 MiB body then costs at most
+// 24 MiB while it is read; append's gentler growth left 70 MiB of
+// buffers behind for a chunked one.
+func readControlBody(r io.Reader, declared int64) ([]byte, error) {
+	size := int64(64 << 10)
+	if declared > 0 {
+		size = declared + 1
+	}
+	b := make([]byte, 0, min(size, maxControlBody+1))
+	for {
+		if len(b) == cap(b) {
+			grown := make([]byte, len(b), min(2*cap(b), maxControlBody+1))
+			copy(grown, b)
+			b = grown
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		switch {
+		case err == io.EOF:
+			return b, nil
+		case err != nil:
+			return b, err
+		}
+	}
 }
 
 func (s *Server) ctlIndex(w http.ResponseWriter, _ *http.Request) {

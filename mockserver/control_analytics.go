@@ -5,12 +5,38 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
 // maxSyntheticVisits bounds the visits one control-API request may
 // generate: a million take about 16 MB and half a second; a typo of a few
 // more digits must not take the machine.
 const maxSyntheticVisits = 1_000_000
+
+// What one control request may load, counted before anything is decoded:
+// each decoded item costs its Go value (200 bytes for a turn, 180 for a
+// feedback entry) whatever its bytes, and a 16 MiB body of {} is 5.6
+// million of them. The bounds hold a test's data set in a request or a
+// few (and -seed or "synthetic" make more), and keep the heap of any one
+// control request near 64 MiB.
+const (
+	maxVisitsPerRequest   = 100_000
+	maxSearchesPerRequest = 100_000
+	maxFeedbackPerRequest = 20_000
+	maxThreadsPerRequest  = 10_000
+	maxTurnsPerRequest    = 50_000  // in all the threads of a request
+	maxSourcesPerRequest  = 100_000 // in all its turns
+)
+
+var eventLimits = reqbody.Limits{
+	"visits":                maxVisitsPerRequest,
+	"searches":              maxSearchesPerRequest,
+	"feedback":              maxFeedbackPerRequest,
+	"threads":               maxThreadsPerRequest,
+	"threads.turns":         maxTurnsPerRequest,
+	"threads.turns.sources": maxSourcesPerRequest,
+}
 
 // analyticsControl loads analytics events and counts them.
 var analyticsControl = []*controlRoute{
@@ -27,7 +53,7 @@ func (s *Server) ctlAddVisits(w http.ResponseWriter, r *http.Request) {
 		Visits    []Visit `json:"visits"`
 		Synthetic int     `json:"synthetic"`
 	}
-	if !decodeControl(w, r, &body) {
+	if !decodeControlWithin(w, r, &body, eventLimits) {
 		return
 	}
 	if body.Synthetic < 0 || body.Synthetic > maxSyntheticVisits {
@@ -49,7 +75,7 @@ func (s *Server) ctlAddSearches(w http.ResponseWriter, r *http.Request) {
 		Project  string        `json:"project"`
 		Searches []SearchEvent `json:"searches"`
 	}
-	if decodeControl(w, r, &body) {
+	if decodeControlWithin(w, r, &body, eventLimits) {
 		s.ctlAddEvents(w, body.Project, len(body.Searches), func(p string) error { return s.AddSearches(p, body.Searches...) })
 	}
 }
@@ -59,7 +85,7 @@ func (s *Server) ctlAddFeedback(w http.ResponseWriter, r *http.Request) {
 		Project  string     `json:"project"`
 		Feedback []Feedback `json:"feedback"`
 	}
-	if decodeControl(w, r, &body) {
+	if decodeControlWithin(w, r, &body, eventLimits) {
 		s.ctlAddEvents(w, body.Project, len(body.Feedback), func(p string) error { return s.AddFeedback(p, body.Feedback...) })
 	}
 }
@@ -69,7 +95,7 @@ func (s *Server) ctlAddThreads(w http.ResponseWriter, r *http.Request) {
 		Project string   `json:"project"`
 		Threads []Thread `json:"threads"`
 	}
-	if decodeControl(w, r, &body) {
+	if decodeControlWithin(w, r, &body, eventLimits) {
 		s.ctlAddEvents(w, body.Project, len(body.Threads), func(p string) error { return s.AddThreads(p, body.Threads...) })
 	}
 }

@@ -1,7 +1,14 @@
 package mockserver_test
 
 import (
+	"bytes"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,4 +136,214 @@ func TestControlJournalAndReset(t *testing.T) {
 
 	require.Equal(t, http.StatusNoContent, h.do("DELETE", "/_mock/journal", "").Status)
 	assert.Empty(t, h.s.Journal())
+}
+
+// A 16 MiB control body of empty objects is refused at a bounded peak heap
+// (DESIGN §6.3: 64 MiB per 16 MiB body); one POST /_mock/feedback of them
+// peaked at 3.9 GB and /_mock/threads at 5.1 GB, as every item was decoded
+// (and copied) before any was counted. Each route's arrays are counted
+// before they are decoded, and nothing is stored.
+func TestControlBodiesOfEmptyObjectsCostBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 16 MiB bodies")
+	}
+	s := mockserver.Start(t, mockserver.WithoutRateLimits())
+	mem := s.Client()
+	for _, c := range []struct {
+		path, open, item, close string
+		chunked                 bool // no Content-Length: the buffer grows as the body comes
+	}{
+		{"/_mock/visits", `{"visits":[`, `{},`, `{}]}`, false},
+		{"/_mock/searches", `{"searches":[`, `{},`, `{}]}`, false},
+		{"/_mock/feedback", `{"feedback":[`, `{},`, `{}]}`, false},
+		{"/_mock/feedback", `{"feedback":[`, `{},`, `{}]}`, true},
+		{"/_mock/threads", `{"threads":[`, `{},`, `{}]}`, false},
+		{"/_mock/threads", `{"threads":[{"turns":[`, `{},`, `{}]}]}`, false},
+		{"/_mock/threads", `{"threads":[{"turns":[`, `{},`, `{}]}]}`, true},
+		{"/_mock/threads", `{"threads":[{"turns":[{"sources":[`, `{},`, `{}]}]}]}`, false},
+		{"/_mock/faults", `{"faults":[`, `"",`, `""]}`, false},
+		{"/_mock/keys", `{"allowIPs":[`, `"",`, `""]}`, false},
+		{"/_mock/keys", `{"scopes":[`, `"",`, `""]}`, false},
+	} {
+		n := (16<<20 - len(c.open) - len(c.close)) / len(c.item)
+		body := []byte(c.open + strings.Repeat(c.item, n) + c.close)
+		name := c.open + c.item + "…"
+		if c.chunked {
+			name += " (chunked)"
+		}
+		var status int
+		var answer []byte
+		peak := peakHeap(func() {
+			var rd io.Reader = bytes.NewReader(body)
+			if c.chunked {
+				rd = io.MultiReader(rd) // a length net/http cannot see
+			}
+			req, err := http.NewRequest("POST", s.URL()+c.path, rd)
+			require.NoError(t, err)
+			resp, err := mem.Do(req)
+			require.NoError(t, err)
+			answer, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			status = resp.StatusCode
+		})
+		t.Logf("%s %s (%.1f MiB, %d items): %d, peak heap %.1f MiB", c.path, name, float64(len(body))/(1<<20), n+1, status, float64(peak)/(1<<20))
+		assert.Equal(t, http.StatusRequestEntityTooLarge, status, "%s %s: %s", c.path, name, answer)
+		assert.Contains(t, string(answer), "smaller batches", "%s %s", c.path, name)
+		assert.LessOrEqual(t, peak, uint64(64<<20), "%s %s: peak heap %d MiB", c.path, name, peak>>20)
+	}
+	counts, err := s.EventCounts(s.ProjectID())
+	require.NoError(t, err)
+	assert.Equal(t, mockserver.EventCounts{}, counts, "all or none: nothing stored")
+	assert.Empty(t, s.Faults())
+}
+
+// peakHeap runs f and returns the largest heap (live and not yet collected
+// objects) seen while it ran, less the heap before it: sampled every
+// 100µs, so a figure for a request that takes tens of milliseconds.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	read := func(s []metrics.Sample) uint64 {
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	base := read([]metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}})
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		var peak uint64
+		tick := time.NewTicker(100 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			peak = max(peak, read(sample))
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(stop)
+	peak := <-done
+	if peak < base {
+		return 0
+	}
+	return peak - base
+}
+
+// A web page cannot drive a developer's mock: a cross-site POST (it
+// carries Origin) or a DNS-rebinding page (its requests name the page's
+// host) moved the clock and read the journal. A request to /_mock/ with an
+// Origin header, a browser's cross-site mark, or a Host that is neither an
+// IP address nor localhost is 403 and changes nothing; the API routes,
+// which need a key, answer as before.
+func TestControlRefusesOtherOriginsAndHosts(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithClock(mockserver.NewFakeClock(epoch)))
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(h.s.URL(), "http://"))
+	send := func(method, path, body string, headers ...string) *response {
+		req, err := http.NewRequest(method, h.s.URL()+path, strings.NewReader(body))
+		require.NoError(t, err)
+		for i := 0; i+1 < len(headers); i += 2 {
+			if headers[i] == "Host" {
+				req.Host = headers[i+1]
+			} else {
+				req.Header.Set(headers[i], headers[i+1])
+			}
+		}
+		resp, err := h.hc.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return &response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	}
+	for _, c := range [][]string{
+		{"Origin", "https://evil.example"},
+		{"Origin", "null"},
+		{"Origin", "http://127.0.0.1:" + port}, // even a page of the mock's own origin: it serves none
+		{"Host", "rebind.attacker.net"},
+		{"Host", "rebind.attacker.net:" + port},
+		{"Host", "localhost.attacker.net:" + port},
+		{"Host", "127.0.0.1.nip.io:" + port},
+		{"Host", "example.com.attacker.net"},
+		{"Sec-Fetch-Site", "cross-site"},
+		{"Host", "rebind.attacker.net", "Origin", "http://rebind.attacker.net"},
+	} {
+		r := send("POST", "/_mock/clock", `{"advance":"1h"}`, c...)
+		assert.Equal(t, http.StatusForbidden, r.Status, "%q: %s", c, r.Body)
+		validate(t, "error", r.Body)
+		assert.Equal(t, http.StatusForbidden, send("GET", "/_mock/journal", "", c...).Status, "%q", c)
+	}
+	assert.Equal(t, epoch, h.s.Now(), "no refused request moved the clock")
+
+	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "LocalHost:" + port, "[::1]:" + port, "localhost", "10.1.2.3:8080",
+		"example.com", "mock.test:" + port, "app.localhost", "api.invalid"} {
+		assert.Equal(t, http.StatusOK, send("GET", "/_mock/clock", "", "Host", host).Status, host)
+	}
+	assert.Equal(t, http.StatusOK, send("GET", "/_mock/clock", "", "Sec-Fetch-Site", "none").Status, "a page typed in the address bar")
+	assert.Equal(t, http.StatusOK, send("GET", h.visitorsPath(""), "", "Authorization", "Bearer "+h.s.APIKey(), "Host", "api.example.com", "Origin", "https://evil.example").Status,
+		"the API needs its key, not a host")
+}
+
+// Browser-based tests name the origins of their pages
+// (WithControlOrigins, -control-origin): those get CORS answers, preflight
+// included; other origins stay refused. Hosts other than an IP address or
+// localhost are named with WithControlHosts (-control-host), say a
+// container's service name. The in-memory client reaches the control API
+// whatever host its URL names, and the handler mounted in another server
+// answers requests addressed to that server.
+func TestControlOriginsAndHostsCanBeAllowed(t *testing.T) {
+	t.Parallel()
+	s := mockserver.Start(t, mockserver.WithControlOrigins("http://localhost:5173", "HTTPS://Tests.Example.com/"),
+		mockserver.WithControlHosts("mock"))
+	do := func(hc *http.Client, method, url string, headers ...string) *http.Response {
+		req, err := http.NewRequest(method, url, strings.NewReader(`{"advance":"1m"}`))
+		require.NoError(t, err)
+		for i := 0; i+1 < len(headers); i += 2 {
+			if headers[i] == "Host" {
+				req.Host = headers[i+1]
+			} else {
+				req.Header.Set(headers[i], headers[i+1])
+			}
+		}
+		resp, err := hc.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp
+	}
+	hc := &http.Client{Timeout: 10 * time.Second}
+	t.Cleanup(hc.CloseIdleConnections)
+	for _, origin := range []string{"http://localhost:5173", "https://tests.example.com"} {
+		resp := do(hc, "POST", s.URL()+"/_mock/clock", "Origin", origin, "Sec-Fetch-Site", "cross-site")
+		assert.Equal(t, http.StatusOK, resp.StatusCode, origin)
+		assert.Equal(t, origin, resp.Header.Get("Access-Control-Allow-Origin"), origin)
+		assert.Contains(t, resp.Header.Values("Vary"), "Origin")
+
+		pre := do(hc, "OPTIONS", s.URL()+"/_mock/clock", "Origin", origin, "Access-Control-Request-Method", "POST",
+			"Access-Control-Request-Headers", "content-type", "Access-Control-Request-Private-Network", "true")
+		assert.Equal(t, http.StatusNoContent, pre.StatusCode, origin)
+		assert.Equal(t, origin, pre.Header.Get("Access-Control-Allow-Origin"))
+		assert.Contains(t, pre.Header.Get("Access-Control-Allow-Methods"), "POST")
+		assert.Equal(t, "Content-Type", pre.Header.Get("Access-Control-Allow-Headers"))
+		assert.Equal(t, "true", pre.Header.Get("Access-Control-Allow-Private-Network"))
+	}
+	for _, origin := range []string{"http://localhost:5174", "https://tests.example.com.evil.example", "null"} {
+		assert.Equal(t, http.StatusForbidden, do(hc, "POST", s.URL()+"/_mock/clock", "Origin", origin).StatusCode, origin)
+		assert.Equal(t, http.StatusForbidden, do(hc, "OPTIONS", s.URL()+"/_mock/clock", "Origin", origin, "Access-Control-Request-Method", "POST").StatusCode, origin)
+	}
+	assert.Equal(t, http.StatusOK, do(hc, "GET", s.URL()+"/_mock/clock", "Host", "mock:8080").StatusCode, "a named host")
+	assert.Equal(t, http.StatusForbidden, do(hc, "GET", s.URL()+"/_mock/clock", "Host", "mock.attacker.net").StatusCode)
+
+	assert.Equal(t, http.StatusOK, do(s.Client(), "GET", "http://mock.attacker.net/_mock/clock").StatusCode, "in memory, any host")
+	assert.Equal(t, http.StatusForbidden, do(s.Client(), "GET", s.URL()+"/_mock/clock", "Origin", "https://evil.example").StatusCode, "in memory, a foreign origin")
+
+	mounted := httptest.NewServer(s.Handler())
+	t.Cleanup(mounted.Close)
+	assert.Equal(t, http.StatusOK, do(hc, "POST", mounted.URL+"/_mock/clock").StatusCode, "mounted elsewhere")
+	assert.Equal(t, http.StatusForbidden, do(hc, "POST", mounted.URL+"/_mock/clock", "Host", "rebind.attacker.net").StatusCode)
+
+	for _, bad := range []string{"null", "localhost:5173", "http://x.example/path", "ftp://x.example", "http://"} {
+		assert.Panics(t, func() { mockserver.New(mockserver.WithControlOrigins(bad)).Close() }, bad)
+	}
 }

@@ -85,5 +85,9 @@
 // with a control API under /_mock/ (advance the clock, choose outcomes,
 // archive jobs, add visits, inject faults, read the journal, reset) and
 // override headers (OutcomeHeader, FaultHeader) that steer a single
-// request. README.md in this directory documents both.
+// request. README.md in this directory documents both. The control API
+// needs no key, so it answers no web page: a request to it with an Origin
+// header, or addressed to a host name other than localhost, an IP address
+// or a reserved test name, is refused (WithControlOrigins and
+// WithControlHosts name exceptions).
 package mockserver

@@ -662,7 +662,7 @@ func TestControlRefusesADeclaredOversizeBodyAtOnce(t *testing.T) {
 		conn, err := net.Dial("tcp", strings.TrimPrefix(h.s.URL(), "http://"))
 		require.NoError(t, err)
 		require.NoError(t, conn.SetDeadline(time.Now().Add(3*time.Second)))
-		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n{\"", path, h.s.APIKey(), 64<<20)
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n{\"", path, h.s.APIKey(), 64<<20)
 		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		require.NoError(t, err, "%s: no answer before the body arrived", path)
 		b, _ := io.ReadAll(resp.Body)

@@ -108,6 +108,8 @@ type config struct {
 	bundleTTL                  time.Duration
 	storageListener            net.Listener
 
+	controlOrigins, controlHosts []string
+
 	timeouts    Timeouts
 	journalSize int
 	logger      *slog.Logger
@@ -281,8 +283,28 @@ func WithBundleSize(n int64) Option { return func(c *config) { c.bundleSize = n 
 func WithBundleLinkTTL(d time.Duration) Option { return func(c *config) { c.bundleTTL = d } }
 
 // WithStorageListener serves the storage host on l instead of a fresh
-// 127.0.0.1 port opened on first use. The server closes l on Close.
+// port opened on first use on the API listener's host. The server closes
+// l on Close.
 func WithStorageListener(l net.Listener) Option { return func(c *config) { c.storageListener = l } }
+
+// WithControlOrigins lets web pages of these origins (scheme://host[:port],
+// such as "http://localhost:5173") drive the control API, for tests that
+// run in a browser: their requests, preflight included, get CORS answers.
+// Any other request to /_mock/ that carries an Origin header is refused
+// (403), so that no web page can drive a developer's mock. New fails on a
+// value that is not an http or https origin.
+func WithControlOrigins(origins ...string) Option {
+	return func(c *config) { c.controlOrigins = append(c.controlOrigins, origins...) }
+}
+
+// WithControlHosts adds host names the control API answers to besides
+// localhost and IP addresses, such as a container's service name: a
+// request to /_mock/ whose Host names anything else is refused (403), so
+// that a page on another name cannot reach it by DNS rebinding. Ports are
+// not compared.
+func WithControlHosts(hosts ...string) Option {
+	return func(c *config) { c.controlHosts = append(c.controlHosts, hosts...) }
+}
 
 // WithTimeouts replaces the connection bounds (see Timeouts).
 func WithTimeouts(t Timeouts) Option { return func(c *config) { c.timeouts = t } }

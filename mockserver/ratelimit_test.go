@@ -99,3 +99,31 @@ func TestRateLimitsCanBeTurnedOff(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.StatusCode, i)
 	}
 }
+
+// Any limit starts and serves: a limit of 10^11 an hour (the issue's
+// -analytics-limit 100000000000/1h) died of out-of-memory on the first
+// request, each kind alike.
+func TestAnyLimitStartsAndServes(t *testing.T) {
+	t.Parallel()
+	const huge = 100_000_000_000
+	s := mockserver.Start(t, mockserver.WithClock(mockserver.NewFakeClock(epoch)),
+		mockserver.WithAnalyticsRateLimit(huge, time.Hour), mockserver.WithJobRateLimit(huge, time.Hour),
+		mockserver.WithDeployRateLimit(huge, 10*time.Second), mockserver.WithPreviewRateLimit(huge, time.Minute))
+	mem := s.Client()
+	p := s.ProjectID()
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", "/v1/analytics/" + p + "/visitors", ""},
+		{"POST", "/v2/agent/" + p + "/job", `{"prompt":"x"}`},
+		{"POST", "/v1/project/update/" + p, ""},
+		{"POST", "/v1/project/preview/" + p, `{"branch":"feature"}`},
+	} {
+		for range 3 {
+			req, _ := http.NewRequest(c.method, s.URL()+c.path, strings.NewReader(c.body))
+			req.Header.Set("Authorization", "Bearer "+s.APIKey())
+			resp, err := mem.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Less(t, resp.StatusCode, 300, "%s %s", c.method, c.path)
+		}
+	}
+}

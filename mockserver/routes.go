@@ -128,10 +128,12 @@ func (s *Server) routes() {
 	}
 	s.api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, unmatched) })
 	s.control = s.controlRoutes()
-	s.handler = http.HandlerFunc(s.serveHTTP)
+	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveHTTP(w, r, true) })
 }
 
-func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+// serveHTTP answers a request; fromNetwork is false for the in-memory
+// client, whose requests no web page can make, whatever host they name.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, fromNetwork bool) {
 	w.Header()[VersionHeader] = versionValue
 	if !s.enter() {
 		writeReply(w, errorReply(http.StatusServiceUnavailable, "Service unavailable", "the mock server is closed"))
@@ -146,7 +148,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		// simply not found.
 		s.serve(w, r, unmatched)
 	case path == controlPrefix || strings.HasPrefix(path, controlPrefix+"/"):
-		s.control.ServeHTTP(w, r)
+		if s.guard.admit(w, r, fromNetwork) {
+			s.control.ServeHTTP(w, r)
+		}
 	default:
 		s.api.ServeHTTP(w, r)
 	}

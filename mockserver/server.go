@@ -48,10 +48,11 @@ var (
 // keys, jobs, events, deployments, exports, journal) belongs to one Server,
 // so parallel tests never share anything.
 type Server struct {
-	cfg       config
-	apiKey    string
-	projectID string
-	url       string
+	cfg        config
+	apiKey     string
+	projectID  string
+	url        string
+	listenHost string // the API listener's host: the storage host listens there too
 
 	projects map[string]*project // fixed after New
 	offset   atomic.Int64        // nanoseconds the control API moved the clock
@@ -70,6 +71,7 @@ type Server struct {
 	handler http.Handler
 	api     *http.ServeMux
 	control *http.ServeMux
+	guard   controlGuard // who may use the control API
 
 	ctx       context.Context // cancelled by Close to cut sleeps short
 	cancel    context.CancelFunc
@@ -138,6 +140,10 @@ func newServer(opts []Option) (*Server, error) {
 		}
 	}
 	s.url = "http://" + ln.Addr().String()
+	s.listenHost = "127.0.0.1"
+	if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil {
+		s.listenHost = host
+	}
 	s.srv = &http.Server{
 		Handler:           s.handler,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },
@@ -190,6 +196,11 @@ func build(cfg config) (*Server, error) {
 	if n := cfg.bundleSize; n > MaxBundleSize {
 		return nil, fmt.Errorf("mockserver: WithBundleSize(%d): want at most %d bytes (1 TiB)", n, int64(MaxBundleSize))
 	}
+	guard, err := newControlGuard(cfg.controlOrigins, cfg.controlHosts)
+	if err != nil {
+		return nil, err
+	}
+	s.guard = guard
 	faults, err := newFaultSet(cfg.faults, cfg.faultSeed)
 	if err != nil {
 		return nil, err

@@ -91,10 +91,10 @@ func (s *Server) staticExportBundle(c *call) reply {
 	if st := j.At(c.now).Status; st != staticexport.Completed {
 		return errorReply(http.StatusConflict, "The export job has not completed", "status: "+string(st))
 	}
-	base, err := s.StorageURL()
-	if err != nil {
+	if _, err := s.StorageURL(); err != nil {
 		return errorReply(http.StatusInternalServerError, "Internal server error", "the storage host is unavailable")
 	}
+	base := s.exports.host.linkBase(c.r)
 	ttl := s.cfg.bundleTTL
 	if ttl <= 0 {
 		ttl = DefaultBundleLinkTTL

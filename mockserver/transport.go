@@ -91,7 +91,7 @@ func (t memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.Host = req.URL.Host
 	}
 	w := &memWriter{header: http.Header{}, truncateAt: -1}
-	t.s.handler.ServeHTTP(w, r)
+	t.s.serveHTTP(w, r, false)
 	if err := req.Context().Err(); err != nil {
 		return nil, err // the caller left before the answer, as over a socket
 	}

@@ -3,11 +3,14 @@ package mockcmd
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,4 +76,72 @@ func TestNonLoopbackAddrWarns(t *testing.T) {
 	for _, ip := range []string{"127.0.0.1", "127.1.2.3", "::1"} {
 		assert.Empty(t, exposedWarning("localhost:8080", &net.TCPAddr{IP: net.ParseIP(ip), Port: 8080}), ip)
 	}
+}
+
+// The bundle host binds to the host of -addr (issue 18): it listened on
+// 127.0.0.1 whatever -addr said, so with -addr 0.0.0.0:8080 a CI container
+// reached the API but not the links it handed out. 127.0.0.2 stands for
+// "another address than 127.0.0.1" without leaving loopback.
+func TestStorageHostListensWhereTheAPIDoes(t *testing.T) {
+	if ln, err := net.Listen("tcp", "127.0.0.2:0"); err != nil {
+		t.Skipf("127.0.0.2 is not configured here: %v", err)
+	} else {
+		ln.Close()
+	}
+	s := startRun(t, "storage:", "-addr", "127.0.0.2:0", "-quiet", "-api-key", "mint_storage_host", "-project", "docs")
+	assert.Regexp(t, `storage:\s+http://127\.0\.0\.2:\d+`, s.stdout.String())
+	link := exportLink(t, s, "mint_storage_host", "")
+	assert.Regexp(t, `^http://127\.0\.0\.2:\d+/bundles/`, link)
+	resp, err := s.hc.Get(link)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// On every interface (-addr 0.0.0.0:PORT) a link names the host the client
+// addressed the API by, with the storage host's port: reachable from
+// wherever the API was, where 0.0.0.0 would name the client's own machine.
+func TestBundleLinksNameTheHostTheAPIWasAddressedBy(t *testing.T) {
+	s := startRun(t, "storage:", "-addr", "0.0.0.0:0", "-quiet", "-api-key", "mint_storage_host", "-project", "docs")
+	// Go names a listener on every interface [::], dual stack.
+	m := regexp.MustCompile(`storage:\s+http://(?:0\.0\.0\.0|\[::\]):(\d+)`).FindStringSubmatch(s.stdout.String())
+	require.NotNil(t, m, "the storage host listens on every interface: %s", s.stdout.String())
+	_, apiPort, _ := net.SplitHostPort(strings.TrimPrefix(s.url, "http://"))
+	s.url = "http://127.0.0.1:" + apiPort
+
+	link := exportLink(t, s, "mint_storage_host", "mock.test:"+apiPort)
+	assert.Regexp(t, `^http://mock\.test:`+m[1]+`/bundles/`, link)
+	link = exportLink(t, s, "mint_storage_host", "[::1]:"+apiPort)
+	assert.Regexp(t, `^http://\[::1\]:`+m[1]+`/bundles/`, link)
+	link = exportLink(t, s, "mint_storage_host", "bad host,:"+apiPort)
+	assert.Regexp(t, `^http://localhost:`+m[1]+`/bundles/`, link, "a Host that cannot stand in a link")
+	link = exportLink(t, s, "mint_storage_host", "")
+	require.Regexp(t, `^http://127\.0\.0\.1:`+m[1]+`/bundles/`, link)
+	resp, err := s.hc.Get(link)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// exportLink runs a static export to its end and returns a bundle link,
+// asking for it with Host host (the URL's when empty).
+func exportLink(t *testing.T, s *standalone, key, host string) string {
+	t.Helper()
+	status, job := s.call(t, key, "POST", "/v1/static-export/jobs", `{"domain":"docs.example.com"}`)
+	require.Equal(t, http.StatusAccepted, status, "%v", job)
+	status, _ = s.call(t, key, "POST", "/_mock/clock", `{"advance":"1h"}`)
+	require.Equal(t, http.StatusOK, status)
+	req, err := http.NewRequest("POST", s.url+"/v1/static-export/jobs/"+job["jobId"].(string)+"/bundle", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+key)
+	if host != "" {
+		req.Host = host
+	}
+	resp, err := s.hc.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var bundle struct{ BundleURL string }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&bundle))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	return bundle.BundleURL
 }

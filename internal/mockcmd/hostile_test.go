@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -91,4 +92,70 @@ func TestRunRefusesAKeyThatIsNotOneToken(t *testing.T) {
 		}, key)
 		assert.Error(t, err, key)
 	}
+}
+
+// -analytics-limit 100000000000/1h died of out-of-memory on the first
+// request: a window held a slot per permitted request. Any limit starts
+// and serves.
+func TestRunServesUnderAHugeRateLimit(t *testing.T) {
+	s := startRun(t, "control:", "-addr", "127.0.0.1:0", "-quiet", "-api-key", "mint_huge_limit", "-project", "docs",
+		"-analytics-limit", "100000000000/1h", "-job-limit", "100000000000/1h",
+		"-deploy-limit", "100000000000/10s", "-preview-limit", "100000000000/1m")
+	for _, c := range [][3]string{
+		{"GET", "/v1/analytics/docs/visitors", ""},
+		{"POST", "/v2/agent/docs/job", `{"prompt":"x"}`},
+		{"POST", "/v1/project/update/docs", ""},
+	} {
+		status, body := s.call(t, "mint_huge_limit", c[0], c[1], c[2])
+		assert.Less(t, status, 300, "%s %s: %v", c[0], c[1], body)
+	}
+}
+
+// The control API of the standalone program answers no web page and no
+// foreign host; -control-origin and -control-host name those that may, and
+// the host -addr names is one. A bad origin ends the program with an error.
+func TestRunGuardsTheControlAPI(t *testing.T) {
+	s := startRun(t, "control:", "-addr", "127.0.0.1:0", "-quiet", "-control-origin", "http://localhost:5173",
+		"-control-host", "mock")
+	send := func(host, origin string) *http.Response {
+		req, err := http.NewRequest("POST", s.url+"/_mock/clock", strings.NewReader(`{"advance":"1m"}`))
+		require.NoError(t, err)
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := s.hc.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp
+	}
+	assert.Equal(t, http.StatusOK, send("", "").StatusCode, "mintctl and curl: no Origin, an IP host")
+	assert.Equal(t, http.StatusOK, send("localhost:8080", "").StatusCode)
+	assert.Equal(t, http.StatusOK, send("mock:8080", "").StatusCode, "-control-host")
+	assert.Equal(t, http.StatusForbidden, send("rebind.attacker.net", "").StatusCode)
+	resp := send("", "http://localhost:5173")
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "-control-origin")
+	assert.Equal(t, "http://localhost:5173", resp.Header.Get("Access-Control-Allow-Origin"))
+	assert.Equal(t, http.StatusForbidden, send("", "https://attacker.net").StatusCode)
+
+	var out, errOut bytes.Buffer
+	err := Run(context.Background(), []string{"-addr", "127.0.0.1:0", "-quiet", "-control-origin", "localhost:5173"}, &out, &errOut)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "origin")
+
+	name, err := os.Hostname()
+	if addrs, lerr := net.LookupHost(name); err != nil || lerr != nil || len(addrs) == 0 {
+		t.Skipf("this machine's name %q does not resolve", name)
+	}
+	named := startRun(t, "control:", "-addr", name+":0", "-quiet")
+	req, err := http.NewRequest("GET", named.url+"/_mock/clock", nil)
+	require.NoError(t, err)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(named.url, "http://"))
+	req.Host = name + ":" + port
+	r, err := named.hc.Do(req)
+	require.NoError(t, err)
+	r.Body.Close()
+	assert.Equal(t, http.StatusOK, r.StatusCode, "-addr %s: its own name", name)
 }

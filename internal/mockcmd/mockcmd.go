@@ -47,6 +47,16 @@ func (f *faultFlags) Set(spec string) error {
 	return nil
 }
 
+// listFlag collects a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
 // rateFlag reads a rate limit written as N/window, such as 100/1h.
 type rateFlag struct {
 	n   int
@@ -98,11 +108,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&previewLimit, "preview-limit", "preview triggers per organization, as `N/window` (e.g. 5/1m; 0 turns it off)")
 	previews := fs.Bool("previews", true, "the organization's plan includes preview deployments (false: trigger preview answers 403)")
 	staticExport := fs.Bool("static-export", true, "static export is enabled for the organization (false: starting an export answers 403)")
-	storageAddr := fs.String("storage-addr", "127.0.0.1:0", "address of the storage host that serves export bundles")
+	storageAddr := fs.String("storage-addr", "", "address of the storage host that serves export bundles (default: the -addr host, any port)")
 	bundleSize := fs.Int64("bundle-size", 0, "pad every export bundle to `N` bytes (a valid tar.gz, streamed; 0: the real size)")
 	var faults faultFlags
 	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed for probabilistic faults")
+	var controlOrigins, controlHosts listFlag
+	fs.Var(&controlOrigins, "control-origin", "let web pages of this `origin` (e.g. http://localhost:5173) use the control API, repeatable; any other request with an Origin header is refused")
+	fs.Var(&controlHosts, "control-host", "a host `name` the control API answers to besides localhost, IP addresses and reserved test names, repeatable (the -addr host is one)")
 	quiet := fs.Bool("quiet", false, "do not log requests")
 	envFile := fs.String("env-file", "", "once listening, append MINTLIFY_BASE_URL, MINTLIFY_API_KEY and MINTLIFY_PROJECT_ID lines to `PATH` (such as $GITHUB_ENV)")
 	if err := fs.Parse(args); err != nil {
@@ -156,6 +169,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *noLimits {
 		opts = append(opts, mockserver.WithoutRateLimits())
 	}
+	// Requests addressed to the name the mock listens on are its own.
+	if host, _, err := net.SplitHostPort(*addr); err == nil && host != "" && net.ParseIP(host) == nil {
+		controlHosts = append(controlHosts, host)
+	}
+	opts = append(opts, mockserver.WithControlOrigins(controlOrigins...), mockserver.WithControlHosts(controlHosts...))
 	if !*quiet {
 		opts = append(opts, mockserver.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
 	}
@@ -163,6 +181,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
+	}
+	if *storageAddr == "" {
+		// Where the API listens: links must be reachable from wherever
+		// the API is (with -addr 0.0.0.0:8080, from another machine).
+		host, _, _ := net.SplitHostPort(ln.Addr().String())
+		*storageAddr = net.JoinHostPort(host, "0")
 	}
 	storageLn, err := net.Listen("tcp", *storageAddr)
 	if err != nil {

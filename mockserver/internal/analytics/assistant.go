@@ -44,8 +44,8 @@ func (d *threadData) sort() {
 // AddThreads stores threads, all or none, after filling in what may be
 // left out (IDs, caller, response type, resolution status). Times keep
 // only their UTC milliseconds, the precision the routes answer with; a
-// thread's turns must be in strictly increasing time, since a turn is
-// identified by its thread and its time.
+// thread's turns must be in time order, and two at one instant must differ
+// in query, since a turn is identified by its thread, time and query.
 func (st *Store) AddThreads(threads []Thread) error {
 	return st.write(func(e *events) error {
 		d := &e.threads
@@ -131,8 +131,10 @@ func (st *Store) prepareThread(in Thread, taken func(string) bool) (*Thread, err
 		switch {
 		case !timeInRange(turn.Time) || !timeInRange(turn.AnsweredAt):
 			return nil, fmt.Errorf("turn %d: timestamp is missing or out of range", i)
-		case i > 0 && !turn.Time.After(t.Turns[i-1].Time):
-			return nil, fmt.Errorf("turn %d: timestamp must be after the previous turn's (to the millisecond)", i)
+		case i > 0 && turn.Time.Before(t.Turns[i-1].Time):
+			return nil, fmt.Errorf("turn %d: timestamp is before the previous turn's", i)
+		case sameKey(t.Turns[:i], turn):
+			return nil, fmt.Errorf("turn %d: the thread has a turn of the same timestamp and query (to the millisecond): a turn is identified by its thread, timestamp and query", i)
 		case turn.AnsweredAt.Before(turn.Time):
 			return nil, fmt.Errorf("turn %d: answeredAt is before the query", i)
 		case turn.Query == "":
@@ -161,6 +163,19 @@ func (st *Store) prepareThread(in Thread, taken func(string) bool) (*Thread, err
 		}
 	}
 	return t, nil
+}
+
+// sameKey reports whether one of before (a thread's turns in time order,
+// times in milliseconds) has turn's time and query: the turn's identity,
+// for a client as for the mock, since two turns of a thread may share an
+// instant.
+func sameKey(before []Turn, turn *Turn) bool {
+	for i := len(before) - 1; i >= 0 && before[i].Time.Equal(turn.Time); i-- {
+		if before[i].Query == turn.Query {
+			return true
+		}
+	}
+	return false
 }
 
 // Conversations appends the conversations page for q: one row per turn,

@@ -90,7 +90,7 @@ func (c Caller) valid() bool { return c == CallerWeb || c == CallerAPI || c == C
 type Thread struct {
 	ID     string `json:"id"`     // a ULID; generated from the first turn's time when empty
 	Caller Caller `json:"caller"` // web when empty
-	Turns  []Turn `json:"turns"`  // at least one, in strictly increasing time
+	Turns  []Turn `json:"turns"`  // at least one, in time order; turns at one instant differ in query
 }
 
 // Turn is a query and the response to it: one row of the conversations

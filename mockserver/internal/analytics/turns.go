@@ -14,7 +14,8 @@ func NewULID(t time.Time, rng *rand.Rand) string { return newULID(t, rng) }
 // AddTurn stores one more turn of thread id, creating the thread with
 // caller when it is new. The assistant API answers a thread one message at
 // a time, while AddThreads takes whole threads and refuses a stored ID.
-// The turn must come after the thread's last one (to the millisecond), as
+// The turn must not come before the thread's last one, and at the same
+// millisecond as a stored turn it must differ from it in query, as
 // AddThreads requires of every thread; a stored thread keeps its caller.
 func (st *Store) AddTurn(id string, caller Caller, turn Turn) error {
 	return st.write(func(e *events) error {

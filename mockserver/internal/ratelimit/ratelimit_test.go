@@ -1,6 +1,8 @@
 package ratelimit
 
 import (
+	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -39,6 +41,107 @@ func TestRetryAfterRoundsUp(t *testing.T) {
 	for d, want := range map[time.Duration]int{0: 1, time.Millisecond: 1, time.Second: 1, 1001 * time.Millisecond: 2, time.Hour: 3600} {
 		if got := RetryAfterSeconds(d); got != want {
 			t.Errorf("%s: %d, want %d", d, got, want)
+		}
+	}
+}
+
+// A limit's size costs nothing: `-analytics-limit 100000000000/1h` died of
+// out-of-memory on the first request, when a window was a ring with a slot
+// per permitted request. A bucket's memory is the same for any n, and an
+// admitted request allocates nothing.
+func TestMemoryDoesNotGrowWithTheLimit(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, n := range []int{10, 10_000_000} {
+		l := New()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, ok := l.Take(1, "org", t0, Limit{N: n, Per: time.Hour}); !ok {
+			t.Fatalf("n=%d: the first request was refused", n)
+		}
+		runtime.ReadMemStats(&after)
+		grew := after.TotalAlloc - before.TotalAlloc
+		t.Logf("n=%d: the first request of a bucket allocated %d bytes", n, grew)
+		if grew > 16<<10 {
+			t.Errorf("n=%d: a bucket took %d bytes, want at most 16 KiB whatever n", n, grew)
+		}
+	}
+	l := New()
+	huge := Limit{N: 100_000_000_000, Per: time.Hour}
+	at := t0
+	l.Take(1, "org", at, huge)
+	if allocs := testing.AllocsPerRun(1000, func() {
+		at = at.Add(time.Millisecond)
+		if _, ok := l.Take(1, "org", at, huge); !ok {
+			t.Fatal("refused under a limit of 10^11")
+		}
+	}); allocs != 0 {
+		t.Errorf("an admitted request allocates %.1f times, want 0", allocs)
+	}
+}
+
+// Whatever the pattern of requests, the limiter admits at most N in any
+// window of Per (what the service promises), and a client that waits the
+// Retry-After it was given is admitted. The wait may be later than the
+// exact one (that of a log of every request) by at most Per/63, and is
+// exact when the requests of each 1/63 of the window came at one instant.
+func TestTheWindowNeverAdmitsMoreThanN(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, lim := range []Limit{{N: 1, Per: time.Second}, {N: 5, Per: time.Minute}, {N: 100, Per: time.Hour}, {N: 7, Per: 10 * time.Second}} {
+		l := New()
+		var admitted []time.Time // the exact log
+		refused := 0
+		at := t0
+		for range 5000 {
+			at = at.Add(time.Duration(rng.Int64N(int64(lim.Per) / int64(lim.N) * 2)))
+			for len(admitted) > 0 && at.Sub(admitted[0]) >= lim.Per {
+				admitted = admitted[1:] // out of the window
+			}
+			inWindow := len(admitted)
+			wait, ok := l.Take(1, "b", at, lim)
+			if ok {
+				if inWindow >= lim.N {
+					t.Fatalf("%+v: admitted at %s with %d requests already in the window", lim, at.Sub(t0), inWindow)
+				}
+				admitted = append(admitted, at)
+				continue
+			}
+			refused++
+			if wait <= 0 {
+				t.Fatalf("%+v: refused at %s with a wait of %s", lim, at.Sub(t0), wait)
+			}
+			// The exact wait: until the oldest request that keeps the window
+			// full leaves it.
+			exact := time.Duration(0)
+			if inWindow >= lim.N {
+				exact = admitted[inWindow-lim.N].Add(lim.Per).Sub(at)
+			}
+			if wait < exact || wait > exact+lim.Per/63+1 {
+				t.Fatalf("%+v: at %s the wait is %s, the exact one %s (at most %s more allowed)", lim, at.Sub(t0), wait, exact, lim.Per/63)
+			}
+			if _, ok := l.Take(1, "b", at.Add(wait), lim); !ok {
+				t.Fatalf("%+v: refused again after waiting the %s it was told", lim, wait)
+			}
+			at = at.Add(wait)
+			admitted = append(admitted, at)
+		}
+		if refused < 100 {
+			t.Errorf("%+v: %d refusals; the walk should press on the limit", lim, refused)
+		}
+	}
+}
+
+// BenchmarkTakeAdmitted is the cost of an admitted request under a limit
+// of 10^11 an hour: no allocation, whatever the limit.
+func BenchmarkTakeAdmitted(b *testing.B) {
+	l := New()
+	lim := Limit{N: 100_000_000_000, Per: time.Hour}
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	for b.Loop() {
+		at = at.Add(time.Millisecond)
+		if _, ok := l.Take(1, "org", at, lim); !ok {
+			b.Fatal("refused")
 		}
 	}
 }

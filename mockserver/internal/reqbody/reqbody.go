@@ -13,6 +13,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -50,16 +51,45 @@ func Decode(data []byte, v any) error {
 // of v's type exactly (a case variant is refused with the right spelling),
 // a key repeated in one object is refused, and so is a body that is not
 // valid UTF-8 (encoding/json would turn the bad bytes into U+FFFD and store
-// an event the client never sent).
-func DecodeStrict(data []byte, v any) error {
+// an event the client never sent). Every array holds at most
+// DefaultMaxItems items ([Limits.DecodeStrict] sets other bounds).
+func DecodeStrict(data []byte, v any) error { return Limits(nil).DecodeStrict(data, v) }
+
+// DefaultMaxItems bounds the items at each path of a control body that
+// [Limits] does not name: a list of fault rules, scopes or addresses.
+const DefaultMaxItems = 1000
+
+// Limits bounds the arrays of a control body before any of it is decoded:
+// for each path (the keys that lead to an array, joined by dots, such as
+// "feedback" or "threads.turns"), how many items the body may hold there
+// in all, whatever number of arrays share the path. A path not named holds
+// at most DefaultMaxItems. Items are counted as the keys are checked, so a
+// body of millions of empty objects is refused at the first item past its
+// bound, never decoded (each decoded item costs the size of its Go value:
+// a 16 MiB body of {} is 5.6 million items).
+type Limits map[string]int
+
+// DecodeStrict is DecodeStrict with the bounds of l.
+func (l Limits) DecodeStrict(data []byte, v any) error {
 	if !utf8.Valid(data) {
 		return errors.New("the request body is not valid UTF-8")
 	}
-	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data, strict: true}
+	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data, strict: true, limits: l}
 	if err := w.walk(reflect.TypeOf(v)); err != nil {
 		return err
 	}
 	return unmarshal(data, v)
+}
+
+// ItemsError is an array path of a control body holding more items than
+// its bound.
+type ItemsError struct {
+	Path string // keys joined by dots, as in Limits
+	Max  int
+}
+
+func (e *ItemsError) Error() string {
+	return fmt.Sprintf("%s: at most %d items per request; send them in smaller batches", e.Path, e.Max)
 }
 
 func unmarshal(data []byte, v any) error {
@@ -109,7 +139,9 @@ type walker struct {
 	dec    *json.Decoder
 	data   []byte
 	strict bool
-	drop   [][2]int64 // byte ranges of members to leave out, in order
+	drop   [][2]int64     // byte ranges of members to leave out, in order
+	limits Limits         // strict only: the bounds of arrays
+	items  map[string]int // strict only: items seen per array path
 }
 
 // walk reads the body's value against t and checks nothing follows it but
@@ -153,7 +185,7 @@ func (w *walker) value(t reflect.Type, path string, depth int) error {
 		if t != nil {
 			switch t.Kind() {
 			case reflect.Struct:
-				fields = jsonFields(t)
+				fields = fieldsOf(t)
 			case reflect.Map:
 				elem = t.Elem()
 			}
@@ -198,6 +230,9 @@ func (w *walker) value(t reflect.Type, path string, depth int) error {
 			elem = t.Elem()
 		}
 		for dec.More() {
+			if err := w.count(path); err != nil {
+				return err
+			}
 			if err := w.value(elem, path, depth+1); err != nil {
 				return err
 			}
@@ -205,6 +240,27 @@ func (w *walker) value(t reflect.Type, path string, depth int) error {
 	}
 	_, err = dec.Token() // the closing delimiter
 	return err
+}
+
+// count notes one more item of an array at path (the enclosing keys, each
+// followed by ".") in a control body, and refuses it past the path's bound.
+func (w *walker) count(path string) error {
+	if !w.strict {
+		return nil // API bodies are bounded by their 1 MiB and their routes
+	}
+	name := strings.TrimSuffix(path, ".")
+	bound, named := w.limits[name]
+	if !named {
+		bound = DefaultMaxItems
+	}
+	if w.items == nil {
+		w.items = map[string]int{}
+	}
+	w.items[name]++
+	if w.items[name] > bound {
+		return &ItemsError{Path: name, Max: bound}
+	}
+	return nil
 }
 
 // unknownField decides about a key that names no field: in a control body
@@ -300,6 +356,20 @@ func (k *keySet) add(key string) bool {
 	}
 	k.many[key] = true
 	return true
+}
+
+// fieldCache holds jsonFields per struct type: a control upload has tens
+// of thousands of objects of one type, and a map made for each was most
+// of what walking it allocated.
+var fieldCache sync.Map // reflect.Type -> map[string]reflect.Type
+
+// fieldsOf is jsonFields(t), made once per type; the map is only read.
+func fieldsOf(t reflect.Type) map[string]reflect.Type {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]reflect.Type)
+	}
+	f, _ := fieldCache.LoadOrStore(t, jsonFields(t))
+	return f.(map[string]reflect.Type)
 }
 
 // jsonFields maps the JSON names of a struct's fields to their types, as

@@ -2,6 +2,7 @@ package reqbody
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -96,4 +97,48 @@ func FuzzDecodeKeepsTheBodyWellFormed(f *testing.F) {
 			t.Fatalf("%q became %q", data, out)
 		}
 	})
+}
+
+// Arrays of a control body are counted before anything is decoded: a path
+// holds its bound in all, across every array at that path, and an array no
+// bound names holds DefaultMaxItems.
+func TestDecodeStrictCountsItemsBeforeDecoding(t *testing.T) {
+	type turn struct {
+		Query string `json:"query"`
+	}
+	type thread struct {
+		Turns []turn `json:"turns"`
+	}
+	var body struct {
+		Threads []thread `json:"threads"`
+		Tags    []string `json:"tags"`
+	}
+	limits := Limits{"threads": 3, "threads.turns": 4}
+	for _, c := range []struct {
+		json string
+		path string // "" for a body within its bounds
+	}{
+		{`{"threads":[{},{},{}]}`, ""},
+		{`{"threads":[{},{},{},{}]}`, "threads"},
+		{`{"threads":[{"turns":[{},{}]},{"turns":[{},{}]}]}`, ""},
+		{`{"threads":[{"turns":[{},{}]},{"turns":[{},{},{}]}]}`, "threads.turns"},
+		{`{"tags":[` + strings.Repeat(`"x",`, DefaultMaxItems-1) + `"x"]}`, ""},
+		{`{"tags":[` + strings.Repeat(`"x",`, DefaultMaxItems) + `"x"]}`, "tags"},
+	} {
+		err := limits.DecodeStrict([]byte(c.json), &body)
+		var items *ItemsError
+		switch {
+		case c.path == "" && err != nil:
+			t.Errorf("%.60s: %v", c.json, err)
+		case c.path != "" && (!errors.As(err, &items) || items.Path != c.path):
+			t.Errorf("%.60s: %v, want too many items at %s", c.json, err, c.path)
+		}
+	}
+	// Counting comes first: an item past the bound is refused even when a
+	// later one would fail to decode.
+	err := limits.DecodeStrict([]byte(`{"threads":[{},{},{},{},{"turns":7}]}`), &body)
+	var items *ItemsError
+	if !errors.As(err, &items) {
+		t.Errorf("got %v, want the bound", err)
+	}
 }
