@@ -103,22 +103,9 @@ const keyPrefix = access.KeyPrefix
 // does not own the project gets the same 403 whether the project exists or
 // not, so the answer never reveals other customers' project IDs.
 func (s *Server) authorize(r *http.Request, projectID string) (*access.Key, reply, bool) {
-	values := r.Header["Authorization"]
-	if len(values) == 0 || values[0] == "" {
-		return nil, unauthorized("missing Authorization header; send \"Authorization: Bearer <admin key>\""), false
-	}
-	if len(values) > 1 {
-		// Which one counts is up to each server and proxy on the way: a
-		// request that two of them read differently must not pass.
-		return nil, errorReply(http.StatusBadRequest, "Invalid Authorization header", "send exactly one Authorization header"), false
-	}
-	scheme, token, _ := strings.Cut(values[0], " ")
-	if !strings.EqualFold(scheme, "Bearer") {
-		return nil, unauthorized("the Authorization header must use the Bearer scheme"), false
-	}
-	token = strings.TrimSpace(token)
-	if token == "" {
-		return nil, unauthorized("the Bearer token is empty"), false
+	token, rep, ok := bearer(r, "admin key")
+	if !ok {
+		return nil, rep, false
 	}
 	if !strings.HasPrefix(token, keyPrefix) {
 		return nil, unauthorized("the API key is not an admin key (admin keys start with " + keyPrefix + ")"), false
@@ -139,6 +126,29 @@ func (s *Server) authorize(r *http.Request, projectID string) (*access.Key, repl
 		return nil, errorReply(http.StatusForbidden, "Forbidden", "this API key has no access to the requested project"), false
 	}
 	return k, reply{}, true
+}
+
+// bearer reads the one Bearer token of r; what names the key the route
+// wants, for the 401's hint.
+func bearer(r *http.Request, what string) (string, reply, bool) {
+	values := r.Header["Authorization"]
+	if len(values) == 0 || values[0] == "" {
+		return "", unauthorized("missing Authorization header; send \"Authorization: Bearer <" + what + ">\""), false
+	}
+	if len(values) > 1 {
+		// Which one counts is up to each server and proxy on the way: a
+		// request that two of them read differently must not pass.
+		return "", errorReply(http.StatusBadRequest, "Invalid Authorization header", "send exactly one Authorization header"), false
+	}
+	scheme, token, _ := strings.Cut(values[0], " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "", unauthorized("the Authorization header must use the Bearer scheme"), false
+	}
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return "", unauthorized("the Bearer token is empty"), false
+	}
+	return token, reply{}, true
 }
 
 // bearerChallenge is sent with every 401.
@@ -309,25 +319,11 @@ const maxBodyBytes = 1 << 20
 // through http.MaxBytesReader, so an oversized body costs at most the
 // limit. whenEmpty, if set, is the detail for an empty body.
 func readBody(c *call, v any, whenEmpty string) (reply, bool) {
-	if c.r.ContentLength > maxBodyBytes {
-		return tooLarge(), false
-	}
 	buf := getBuf()
 	defer putBuf(buf)
-	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
-	*buf = body
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return tooLarge(), false
-		}
-		return invalidBody("the request body could not be read: " + err.Error()), false
-	}
-	if len(body) == 0 && whenEmpty != "" {
-		return invalidBody(whenEmpty), false
-	}
-	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
-		return invalidBody("the request body must be a JSON object"), false
+	body, rep, ok := readObject(c, buf, whenEmpty)
+	if !ok {
+		return rep, false
 	}
 	// Keys as the schema spells them; others are ignored, as the service
 	// ignores them.
@@ -335,6 +331,31 @@ func readBody(c *call, v any, whenEmpty string) (reply, bool) {
 		return invalidBody(bodyProblem(err)), false
 	}
 	return reply{}, true
+}
+
+// readObject reads a body that must be a JSON object into *buf, bounded
+// like every API body (through http.MaxBytesReader, so an oversized body
+// costs at most the limit), and returns it undecoded.
+func readObject(c *call, buf *[]byte, whenEmpty string) ([]byte, reply, bool) {
+	if c.r.ContentLength > maxBodyBytes {
+		return nil, tooLarge(), false
+	}
+	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
+	*buf = body
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, tooLarge(), false
+		}
+		return nil, invalidBody("the request body could not be read: " + err.Error()), false
+	}
+	if len(body) == 0 && whenEmpty != "" {
+		return nil, invalidBody(whenEmpty), false
+	}
+	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, invalidBody("the request body must be a JSON object"), false
+	}
+	return body, reply{}, true
 }
 
 // bodyProblem is the detail for a body reqbody refused: a key the client
