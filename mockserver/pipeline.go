@@ -42,6 +42,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		Auth:      journal.Auth(r.Header["Authorization"]),
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
+	family := apiOf(rt, r.URL.Path)
+	if family == assistantAPI {
+		allowAnyOrigin(w.Header())
+	}
 
 	o, rep, ok := s.readOverrides(r, rt)
 	f := o.fault
@@ -74,6 +78,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 			rep = injectedStatus(f)
 		}
 	}
+	rep = restyle(family, rep) // every error in the body of the route's API
 	e.Status = rep.status
 	s.record(&e, started)
 	s.deliver(w, r, rep, f)
@@ -84,15 +89,30 @@ func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now 
 	if rt == unmatched {
 		return s.notFound(r)
 	}
-	key, rep, ok := s.authorize(r, r.PathValue("projectId"))
+	key, rep, ok := s.authorizeFor(rt, r)
 	if !ok {
 		return rep
 	}
 	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], org: key.Org, now: now, forced: forced}
+	if rep, ok := s.admit(rt.outer, c); !ok {
+		return rep
+	}
 	if rep, ok := s.admit(rt.limit, c); !ok {
 		return rep
 	}
 	return rt.handle(s, c)
+}
+
+// authorizeFor checks the key the route's API takes: the assistant and
+// Index routes have their own (assistant.go, index.go).
+func (s *Server) authorizeFor(rt *route, r *http.Request) (*access.Key, reply, bool) {
+	switch rt.api {
+	case assistantAPI:
+		return s.authorizeAssistant(r)
+	case indexAPI:
+		return s.authorizeIndex(r)
+	}
+	return s.authorize(r, r.PathValue("projectId"))
 }
 
 // keyPrefix marks the service's admin keys; any other key is refused before
@@ -109,6 +129,9 @@ func (s *Server) authorize(r *http.Request, projectID string) (*access.Key, repl
 	}
 	if !strings.HasPrefix(token, keyPrefix) {
 		return nil, unauthorized("the API key is not an admin key (admin keys start with " + keyPrefix + ")"), false
+	}
+	if kind := access.KindOf(token); kind != access.KindAdmin {
+		return nil, unauthorized("the API key is an " + kind.String() + " key; these routes take an admin key"), false
 	}
 	k := s.orgs.Lookup(token)
 	if k == nil {
