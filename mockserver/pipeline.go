@@ -98,9 +98,17 @@ func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now 
 		return rep
 	}
 	if rep, ok := s.admit(rt.limit, c); !ok {
+		s.giveBack(rt.outer, c) // refused: the longer window keeps its slot
 		return rep
 	}
 	return rt.handle(s, c)
+}
+
+// giveBack returns the slot c took of a limit kind that admitted it.
+func (s *Server) giveBack(kind ratelimit.Kind, c *call) {
+	if kind != noLimit {
+		s.limiter.GiveBack(kind, limits[kind].bucket(c), c.now)
+	}
 }
 
 // authorizeFor checks the key the route's API takes: the assistant and
