@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -777,4 +779,81 @@ func FuzzAssistantBody(f *testing.F) {
 			validate(t, "discovery-error", b)
 		}
 	})
+}
+
+// Run with -race: messages, follow-ups, searches, page content, Index
+// calls, pages added and analytics read, all at once with resets. No
+// answer is a 5xx or breaks its connection, and every stream that starts
+// is whole.
+func TestAssistantAndIndexAtOnceWithResets(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits())
+	errs := make(chan string, 1000)
+	do := func(key, path, body string) (http.Header, []byte) {
+		method := "POST"
+		if body == "" {
+			method = "GET"
+		}
+		req, _ := http.NewRequest(method, h.s.URL()+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := h.hc.Do(req)
+		if err != nil {
+			errs <- fmt.Sprintf("%s: %v", path, err)
+			return nil, nil
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode >= 500 {
+			errs <- fmt.Sprintf("%s: %d %v %.200s", path, resp.StatusCode, err, b)
+		}
+		if resp.StatusCode == http.StatusOK && resp.Header.Get("Content-Type") == "text/event-stream" && !bytes.HasSuffix(b, []byte("data: [DONE]\n\n")) {
+			errs <- fmt.Sprintf("%s: a stream cut short: %q", path, tail(b))
+		}
+		return resp.Header, b
+	}
+	asst, index := h.s.AssistantKey(), h.s.IndexKey()
+	d := h.s.Domain()
+	workers := []func(i int){
+		func(i int) {
+			hd, _ := do(asst, "/discovery/v2/assistant/"+d+"/message", ask(fmt.Sprintf("rate limits %d", i)))
+			if hd != nil {
+				do(asst, "/discovery/v2/assistant/"+d+"/message", ask("and keys?", `"threadId":`+quote(hd.Get("X-Thread-Id")), `"threadKey":`+quote(hd.Get("X-Thread-Key"))))
+			}
+			do(asst, "/discovery/v1/assistant/"+d+"/message", ask("previews"))
+		},
+		func(int) {
+			do(asst, "/discovery/v1/search/"+d, `{"query":"deployment keys"}`)
+			do(asst, "/discovery/v1/page/"+d, `{"path":"quickstart"}`)
+		},
+		func(i int) {
+			do(h.s.APIKey(), "/_mock/pages", fmt.Sprintf(`{"pages":[{"path":"p%d","title":"P","content":"rate limits %d"}]}`, i, i))
+			do(h.s.APIKey(), "/_mock/credits", "")
+			do(h.s.APIKey(), "/v1/analytics/"+h.s.ProjectID()+"/assistant", "")
+		},
+		func(int) {
+			do(index, "/api/universal-search/v1/search", `{"query":"caching","numResults":5,"text":true}`)
+			do(index, "/api/universal-search/v1/context", `{"query":"caching","format":"json","tokenBudget":200}`)
+			do(index, "/api/universal-search/v1/contents", `{"ids":["acme:/quickstart"],"urls":["https://x.io"]}`)
+		},
+		func(i int) {
+			if i%2 == 1 {
+				do(h.s.APIKey(), "/_mock/reset", "{}")
+			}
+		},
+	}
+	var wg sync.WaitGroup
+	for _, work := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 8 {
+				work(i)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }
