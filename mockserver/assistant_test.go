@@ -552,7 +552,7 @@ func TestAssistantRateLimits(t *testing.T) {
 		paths []string // the last is refused
 	}{
 		{mockserver.WithAssistantRateLimit(2, time.Hour), []string{"/v2/assistant", "/v1/assistant", "/v2/assistant"}},
-		{mockserver.WithAssistantIPRateLimit(1, mockserver.Day), []string{"/v1/assistant", "/v2/assistant"}},
+		{mockserver.WithAssistantIPRateLimit(1, mockserver.DailyWindow), []string{"/v1/assistant", "/v2/assistant"}},
 		{mockserver.WithDocsRateLimit(1, time.Hour), []string{"/v1/search", "/v1/page", "/v1/search"}},
 		{mockserver.WithDocsRateLimit(1, time.Hour), []string{"/v1/page", "/v1/search", "/v1/page"}},
 	}

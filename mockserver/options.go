@@ -40,7 +40,7 @@ const (
 	DefaultDocsLimit       = 10_000                  // docs searches per organization per hour, and page content requests apart
 	DefaultIndexLimit      = 10                      // Index requests per organization per second, every key together
 	DefaultIndexDailyLimit = 1_000                   // Index requests per organization per day
-	Day                    = 24 * time.Hour          // the window of the daily limits: a sliding 24 hours
+	DailyWindow            = 24 * time.Hour          // the window of the daily limits: a sliding 24 hours
 )
 
 // Timeouts bound how long a connection may hold the server: a client that
@@ -177,10 +177,10 @@ func defaultConfig() config {
 		previewLimit:    ratelimit.Limit{N: DefaultPreviewLimit, Per: DefaultPreviewWindow},
 		domain:          DefaultDomain,
 		messageLimit:    ratelimit.Limit{N: DefaultMessageLimit, Per: time.Hour},
-		messageIPLimit:  ratelimit.Limit{N: DefaultMessageIPLimit, Per: Day},
+		messageIPLimit:  ratelimit.Limit{N: DefaultMessageIPLimit, Per: DailyWindow},
 		docsLimit:       ratelimit.Limit{N: DefaultDocsLimit, Per: time.Hour},
 		indexLimit:      ratelimit.Limit{N: DefaultIndexLimit, Per: time.Second},
-		indexDailyLimit: ratelimit.Limit{N: DefaultIndexDailyLimit, Per: Day},
+		indexDailyLimit: ratelimit.Limit{N: DefaultIndexDailyLimit, Per: DailyWindow},
 		journalSize:     DefaultJournalSize,
 		faultSeed:       1,
 	}

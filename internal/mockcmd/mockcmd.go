@@ -105,13 +105,13 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	indexAccess := fs.Bool("index-access", true, "the organization has Index access (false: its Index keys answer 401)")
 	messageLimit := rateFlag{mockserver.DefaultMessageLimit, time.Hour}
 	fs.Var(&messageLimit, "assistant-limit", "assistant messages per organization, as `N/window` (e.g. 10000/1h; 0 turns it off)")
-	messageIPLimit := rateFlag{mockserver.DefaultMessageIPLimit, mockserver.Day}
+	messageIPLimit := rateFlag{mockserver.DefaultMessageIPLimit, mockserver.DailyWindow}
 	fs.Var(&messageIPLimit, "assistant-ip-limit", "assistant messages per client IP address, as `N/window` (e.g. 10000/24h; 0 turns it off)")
 	docsLimit := rateFlag{mockserver.DefaultDocsLimit, time.Hour}
 	fs.Var(&docsLimit, "docs-limit", "docs searches, and apart page content requests, per organization, as `N/window` (e.g. 10000/1h; 0 turns it off)")
 	indexLimit := rateFlag{mockserver.DefaultIndexLimit, time.Second}
 	fs.Var(&indexLimit, "index-limit", "Index requests per organization, every key together, as `N/window` (e.g. 10/1s; 0 turns it off)")
-	indexDailyLimit := rateFlag{mockserver.DefaultIndexDailyLimit, mockserver.Day}
+	indexDailyLimit := rateFlag{mockserver.DefaultIndexDailyLimit, mockserver.DailyWindow}
 	fs.Var(&indexDailyLimit, "index-daily-limit", "Index requests per organization per day, as `N/window` (e.g. 1000/24h; 0 turns it off)")
 	var faults faultFlags
 	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
