@@ -31,7 +31,7 @@ type controlRoute struct {
 // controlAPI is the test-facing side of the server, for test code in any
 // language. It needs no key: the mock listens on loopback and holds nothing
 // secret.
-var controlAPI = slices.Concat(serverControl, jobControl, analyticsControl, deploymentControl, staticExportControl)
+var controlAPI = slices.Concat(serverControl, jobControl, analyticsControl, deploymentControl, staticExportControl, assistantControl)
 
 // serverControl drives the server as a whole: its journal, clock, forced
 // outcome, fault rules, keys and reset.
@@ -47,7 +47,7 @@ var serverControl = []*controlRoute{
 	{route: route{method: "POST", path: "/_mock/faults"}, doc: `add fault rules: {"faults": ["route=create-job,status=503,times=2"]}`, serve: (*Server).ctlAddFaults},
 	{route: route{method: "DELETE", path: "/_mock/faults"}, doc: "remove every fault rule", serve: (*Server).ctlClearFaults},
 	{route: route{method: "POST", path: "/_mock/reset"}, doc: "back to the initial state: no jobs, initial visits and faults, empty journal, fresh rate limits, clock advance undone", serve: (*Server).ctlReset},
-	{route: route{method: "POST", path: "/_mock/keys"}, doc: `a new key of the organization: {"scopes": ["read"], "expiresAt": "...", "allowIPs": ["10.0.0.0/8"]} answers {"key"}`, serve: (*Server).ctlNewKey},
+	{route: route{method: "POST", path: "/_mock/keys"}, doc: `a new key of the organization: {"scopes": ["read"], "expiresAt": "...", "allowIPs": ["10.0.0.0/8"], "type": "admin", "domain": "..."} answers {"key"}; type assistant (of domain, default the mock's) or index makes those keys`, serve: (*Server).ctlNewKey},
 }
 
 // Filled by init: the index handler cannot refer to controlAPI, which
@@ -432,11 +432,13 @@ func (s *Server) ctlNewKey(w http.ResponseWriter, r *http.Request) {
 		Scopes    []Scope  `json:"scopes"`
 		ExpiresAt string   `json:"expiresAt"`
 		AllowIPs  []string `json:"allowIPs"`
+		Type      KeyType  `json:"type"`   // admin (default), assistant or index
+		Domain    string   `json:"domain"` // an assistant key's (default: the mock's)
 	}
 	if !decodeControl(w, r, &body) {
 		return
 	}
-	spec := KeySpec{Scopes: body.Scopes, AllowIPs: body.AllowIPs}
+	spec := KeySpec{Scopes: body.Scopes, AllowIPs: body.AllowIPs, Type: body.Type, Domain: body.Domain}
 	if body.ExpiresAt != "" {
 		t, err := time.Parse(time.RFC3339, body.ExpiresAt)
 		if err != nil {

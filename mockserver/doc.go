@@ -1,7 +1,7 @@
 // Package mockserver is a working, in-process implementation of the
 // Mintlify admin API (agent jobs, the analytics export, deployments and
-// static export), for end-to-end tests of the
-// SDK and of programs built on it.
+// static export), of the assistant API and of the Index API, for
+// end-to-end tests of the SDK and of programs built on it.
 //
 // Spec-driven mocks answer every request with a canned example: jobs never
 // move, a created job cannot be read back, nothing is counted. This server
@@ -64,6 +64,22 @@
 // behind presigned, expiring links, padded on request (WithBundleSize) to
 // any size without being held in memory.
 //
+// # The assistant and Index APIs
+//
+// The same listener serves the assistant API under /discovery (for
+// AssistantKey, which belongs to Domain) and the Index API under
+// /api/universal-search (for IndexKey); each API refuses the other kinds
+// of key and answers in its own error body. A message streams a
+// deterministic answer from the site's pages (an AI SDK v5 UI message
+// stream, or v4 on the deprecated v1 route) with a search step, the text
+// and the cited pages, frame by frame (WithStreamDelay); threads continue
+// only with their key, every turn shows in the primary project's
+// analytics export, and Credits counts what messages spent. AddPages (or
+// POST /_mock/pages) adds pages a search finds at once. The Index answers
+// context, search and contents from a fixed corpus, with closed request
+// bodies and its limits of 10 requests a second and 1,000 a day per
+// organization on the server's clock.
+//
 // # Layout
 //
 // This package is the wire: the route table (routes.go), one request's way
@@ -71,9 +87,10 @@
 // rules (faults.go), the in-memory transport (transport.go), the storage
 // host (bundlehost.go) and the control API (control*.go), beside one file
 // per API area with its handlers and Server methods (jobs.go, analytics.go,
-// deployments.go, staticexport.go). Each area's state and rules live in
-// internal/jobs, internal/analytics, internal/deploy and
-// internal/staticexport, and organizations and keys, rate-limit windows,
+// deployments.go, staticexport.go, assistant.go, index.go). Each area's
+// state and rules live in internal/jobs, internal/analytics,
+// internal/deploy, internal/staticexport, internal/assistant and
+// internal/index, and organizations and keys, rate-limit windows,
 // the journal and the body reader in internal/access, internal/ratelimit,
 // internal/journal and internal/reqbody: none of them knows HTTP, so each
 // is tested without a server. README.md's "Where things are" answers the

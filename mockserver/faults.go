@@ -44,9 +44,14 @@ const (
 	FaultHTML FaultKind = "html"
 	// FaultSlowBody processes the request and trickles the body over Delay.
 	FaultSlowBody FaultKind = "slow"
+	// FaultStreamError processes a message and streams the first half of
+	// its answer, then an error chunk (v5: {"type": "error"} and [DONE];
+	// v1: a 3: part) where the rest would be. Only the message routes
+	// stream; on other routes it changes nothing.
+	FaultStreamError FaultKind = "stream-error"
 )
 
-var faultKinds = []FaultKind{FaultStatus, FaultLatency, FaultClose, FaultReset, FaultTruncate, FaultHTML, FaultSlowBody}
+var faultKinds = []FaultKind{FaultStatus, FaultLatency, FaultClose, FaultReset, FaultTruncate, FaultHTML, FaultSlowBody, FaultStreamError}
 
 // Fault is one misbehaviour applied to one request.
 type Fault struct {
@@ -323,6 +328,9 @@ func (r FaultRule) validate() error {
 	if r.Route != "" && r.Route != "*" && r.Route != RouteBundleDownload && !slices.ContainsFunc(apiRoutes, func(rt *route) bool { return rt.name == r.Route }) {
 		errs = append(errs, fmt.Errorf("unknown route %q (want a route name such as %s, %s or %s, or *)", r.Route, RouteCreateJob, RouteVisitors, RouteTriggerDeployment))
 	}
+	if r.Kind == FaultStreamError && r.Route != "" && r.Route != "*" && !slices.ContainsFunc(apiRoutes, func(rt *route) bool { return rt.name == r.Route && rt.streams }) {
+		errs = append(errs, fmt.Errorf("route %s does not stream; stream-error applies to %s and %s", r.Route, RouteAssistantMessage, RouteAssistantMessageV1))
+	}
 	switch {
 	case !slices.Contains(faultKinds, r.Kind):
 		errs = append(errs, fmt.Errorf("unknown fault kind %q", r.Kind))
@@ -388,6 +396,10 @@ const defaultSlowBody = time.Second
 // to break it) and in memory (memWriter turns it into what a client would
 // observe: an error from RoundTrip, a body that fails or trickles).
 func (s *Server) deliver(w http.ResponseWriter, r *http.Request, rep reply, f Fault) {
+	if rep.stream != nil && f.Kind != FaultReset && f.Kind != FaultHTML {
+		s.writeStream(w, r, rep, f) // assistant.go: how each fault reaches a stream
+		return
+	}
 	switch f.Kind {
 	case FaultReset:
 		closeConn(w, r, true)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
+	"github.com/docsagent/mintlify-go/mockserver/internal/assistant"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
 )
 
@@ -28,6 +29,18 @@ const (
 	DefaultPreviewWindow = time.Minute
 	// DefaultBundleLinkTTL is how long a presigned bundle link stays valid.
 	DefaultBundleLinkTTL = time.Hour
+)
+
+// The assistant and Index APIs' defaults: the site the assistant key
+// belongs to, and the service's limits.
+const (
+	DefaultDomain          = assistant.DefaultDomain // the assistant API's site
+	DefaultMessageLimit    = 10_000                  // assistant messages (v1 and v2) per organization per hour
+	DefaultMessageIPLimit  = 10_000                  // assistant messages per IP address per day
+	DefaultDocsLimit       = 10_000                  // docs searches per organization per hour, and page content requests apart
+	DefaultIndexLimit      = 10                      // Index requests per organization per second, every key together
+	DefaultIndexDailyLimit = 1_000                   // Index requests per organization per day
+	DailyWindow            = 24 * time.Hour          // the window of the daily limits: a sliding 24 hours
 )
 
 // Timeouts bound how long a connection may hold the server: a client that
@@ -66,13 +79,34 @@ const (
 // KeySpec restricts a key, as the service lets an organization do. The
 // zero KeySpec is an unrestricted key.
 type KeySpec struct {
-	Scopes    []Scope   // none: read and write
+	Scopes    []Scope   // none: read and write; admin keys only
 	ExpiresAt time.Time // zero: never; from this instant on every request is 401
 	AllowIPs  []string  // addresses or CIDR prefixes; none: any address
+
+	// Type is the kind of key NewKey makes ("" is KeyAdmin); WithKey
+	// reads the kind from the key's prefix, and a Type that says
+	// otherwise makes New fail.
+	Type KeyType
+	// Domain is the site an assistant key belongs to (default: the
+	// mock's, Domain()); other keys have none.
+	Domain string
 }
 
+// KeyType is one of the service's three kinds of key, told apart by their
+// prefix.
+type KeyType string
+
+// The kinds of key: KeyAdmin (mint_) for the admin API, KeyAssistant
+// (mint_dsc_) for the assistant API of one domain, KeyIndex (mint_us_) for
+// the Index API. Each API answers 401 to the other two.
+const (
+	KeyAdmin     KeyType = "admin"
+	KeyAssistant KeyType = "assistant"
+	KeyIndex     KeyType = "index"
+)
+
 func (ks KeySpec) access() access.Spec {
-	spec := access.Spec{ExpiresAt: ks.ExpiresAt, AllowIPs: ks.AllowIPs}
+	spec := access.Spec{ExpiresAt: ks.ExpiresAt, AllowIPs: ks.AllowIPs, Domain: ks.Domain}
 	for _, sc := range ks.Scopes {
 		spec.Scopes = append(spec.Scopes, string(sc))
 	}
@@ -103,6 +137,13 @@ type config struct {
 	feedback  []Feedback
 	threads   []Thread
 
+	assistantKey, indexKey, domain string
+	streamDelay                    time.Duration
+	noIndexAccess                  bool
+	messageLimit, messageIPLimit   ratelimit.Limit
+	docsLimit                      ratelimit.Limit
+	indexLimit, indexDailyLimit    ratelimit.Limit
+
 	noPreviews, noStaticExport bool
 	bundleSize                 int64
 	bundleTTL                  time.Duration
@@ -130,14 +171,20 @@ type keySpecFor struct {
 
 func defaultConfig() config {
 	return config{
-		jobDuration:    DefaultJobDuration,
-		clock:          realClock{},
-		jobLimit:       ratelimit.Limit{N: DefaultJobLimit, Per: DefaultLimitWindow},
-		analyticsLimit: ratelimit.Limit{N: DefaultAnalyticsLimit, Per: DefaultLimitWindow},
-		deployLimit:    ratelimit.Limit{N: DefaultDeployLimit, Per: DefaultDeployWindow},
-		previewLimit:   ratelimit.Limit{N: DefaultPreviewLimit, Per: DefaultPreviewWindow},
-		journalSize:    DefaultJournalSize,
-		faultSeed:      1,
+		jobDuration:     DefaultJobDuration,
+		clock:           realClock{},
+		jobLimit:        ratelimit.Limit{N: DefaultJobLimit, Per: DefaultLimitWindow},
+		analyticsLimit:  ratelimit.Limit{N: DefaultAnalyticsLimit, Per: DefaultLimitWindow},
+		deployLimit:     ratelimit.Limit{N: DefaultDeployLimit, Per: DefaultDeployWindow},
+		previewLimit:    ratelimit.Limit{N: DefaultPreviewLimit, Per: DefaultPreviewWindow},
+		domain:          DefaultDomain,
+		messageLimit:    ratelimit.Limit{N: DefaultMessageLimit, Per: time.Hour},
+		messageIPLimit:  ratelimit.Limit{N: DefaultMessageIPLimit, Per: DailyWindow},
+		docsLimit:       ratelimit.Limit{N: DefaultDocsLimit, Per: time.Hour},
+		indexLimit:      ratelimit.Limit{N: DefaultIndexLimit, Per: time.Second},
+		indexDailyLimit: ratelimit.Limit{N: DefaultIndexDailyLimit, Per: DailyWindow},
+		journalSize:     DefaultJournalSize,
+		faultSeed:       1,
 	}
 }
 
@@ -220,6 +267,64 @@ func WithDeployRateLimit(n int, per time.Duration) Option {
 // per window (the service: 5 per minute). n <= 0 turns the limit off.
 func WithPreviewRateLimit(n int, per time.Duration) Option {
 	return func(c *config) { c.previewLimit = ratelimit.Limit{N: n, Per: per} }
+}
+
+// WithAssistantKey sets the primary assistant key (AssistantKey), which
+// belongs to the mock's domain (WithDomain). It must start with
+// "mint_dsc_"; without it each server draws a random one.
+func WithAssistantKey(key string) Option { return func(c *config) { c.assistantKey = key } }
+
+// WithIndexKey sets the primary Index key (IndexKey). It must start with
+// "mint_us_"; without it each server draws a random one.
+func WithIndexKey(key string) Option { return func(c *config) { c.indexKey = key } }
+
+// WithDomain sets the assistant API's site (Domain, default
+// DefaultDomain): the domain the primary assistant key belongs to, whose
+// pages start as the default set. Letters, digits, dots and hyphens.
+func WithDomain(domain string) Option { return func(c *config) { c.domain = domain } }
+
+// WithStreamDelay sets the pause between the frames of a streamed answer
+// (default 0; the standalone program's -stream-delay is 20ms).
+func WithStreamDelay(d time.Duration) Option { return func(c *config) { c.streamDelay = d } }
+
+// WithoutIndexAccess takes Index access from every organization: their
+// Index keys are 401, as the service answers an organization without it.
+func WithoutIndexAccess() Option { return func(c *config) { c.noIndexAccess = true } }
+
+// WithAssistantRateLimit sets how many assistant messages (v1 and v2
+// together) an organization may send per window (the service: 10,000 an
+// hour). n <= 0 turns the limit off.
+func WithAssistantRateLimit(n int, per time.Duration) Option {
+	return func(c *config) { c.messageLimit = ratelimit.Limit{N: n, Per: per} }
+}
+
+// WithAssistantIPRateLimit sets how many assistant messages one client
+// address may send per window, whatever its organization (the service:
+// 10,000 a day). It is checked before the organization's limit. n <= 0
+// turns the limit off.
+func WithAssistantIPRateLimit(n int, per time.Duration) Option {
+	return func(c *config) { c.messageIPLimit = ratelimit.Limit{N: n, Per: per} }
+}
+
+// WithDocsRateLimit sets how many docs searches, and apart from them how
+// many page content requests, an organization may make per window (the
+// service: 10,000 an hour each). n <= 0 turns the limits off.
+func WithDocsRateLimit(n int, per time.Duration) Option {
+	return func(c *config) { c.docsLimit = ratelimit.Limit{N: n, Per: per} }
+}
+
+// WithIndexRateLimit sets the Index API's short limit: requests per
+// window per organization, the three routes and every Index key together
+// (the service: 10 a second). n <= 0 turns it off.
+func WithIndexRateLimit(n int, per time.Duration) Option {
+	return func(c *config) { c.indexLimit = ratelimit.Limit{N: n, Per: per} }
+}
+
+// WithIndexDailyRateLimit sets the Index API's long limit (the service:
+// 1,000 a day per organization). It is checked first, so a request it
+// refuses takes no slot of the short one. n <= 0 turns it off.
+func WithIndexDailyRateLimit(n int, per time.Duration) Option {
+	return func(c *config) { c.indexDailyLimit = ratelimit.Limit{N: n, Per: per} }
 }
 
 // WithoutRateLimits turns every rate limit off, for benchmarks and for

@@ -42,6 +42,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		Auth:      journal.Auth(r.Header["Authorization"]),
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
+	family := apiOf(rt, r.URL.Path)
+	if family == assistantAPI {
+		allowAnyOrigin(w.Header())
+	}
 
 	o, rep, ok := s.readOverrides(r, rt)
 	f := o.fault
@@ -74,6 +78,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 			rep = injectedStatus(f)
 		}
 	}
+	rep = restyle(family, rep) // every error in the body of the route's API
 	e.Status = rep.status
 	s.record(&e, started)
 	s.deliver(w, r, rep, f)
@@ -84,15 +89,38 @@ func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now 
 	if rt == unmatched {
 		return s.notFound(r)
 	}
-	key, rep, ok := s.authorize(r, r.PathValue("projectId"))
+	key, rep, ok := s.authorizeFor(rt, r)
 	if !ok {
 		return rep
 	}
 	c := &call{w: w, r: r, project: s.projects[r.PathValue("projectId")], org: key.Org, now: now, forced: forced}
+	if rep, ok := s.admit(rt.outer, c); !ok {
+		return rep
+	}
 	if rep, ok := s.admit(rt.limit, c); !ok {
+		s.giveBack(rt.outer, c) // refused: the longer window keeps its slot
 		return rep
 	}
 	return rt.handle(s, c)
+}
+
+// giveBack returns the slot c took of a limit kind that admitted it.
+func (s *Server) giveBack(kind ratelimit.Kind, c *call) {
+	if kind != noLimit {
+		s.limiter.GiveBack(kind, limits[kind].bucket(c), c.now)
+	}
+}
+
+// authorizeFor checks the key the route's API takes: the assistant and
+// Index routes have their own (assistant.go, index.go).
+func (s *Server) authorizeFor(rt *route, r *http.Request) (*access.Key, reply, bool) {
+	switch rt.api {
+	case assistantAPI:
+		return s.authorizeAssistant(r)
+	case indexAPI:
+		return s.authorizeIndex(r)
+	}
+	return s.authorize(r, r.PathValue("projectId"))
 }
 
 // keyPrefix marks the service's admin keys; any other key is refused before
@@ -103,25 +131,15 @@ const keyPrefix = access.KeyPrefix
 // does not own the project gets the same 403 whether the project exists or
 // not, so the answer never reveals other customers' project IDs.
 func (s *Server) authorize(r *http.Request, projectID string) (*access.Key, reply, bool) {
-	values := r.Header["Authorization"]
-	if len(values) == 0 || values[0] == "" {
-		return nil, unauthorized("missing Authorization header; send \"Authorization: Bearer <admin key>\""), false
-	}
-	if len(values) > 1 {
-		// Which one counts is up to each server and proxy on the way: a
-		// request that two of them read differently must not pass.
-		return nil, errorReply(http.StatusBadRequest, "Invalid Authorization header", "send exactly one Authorization header"), false
-	}
-	scheme, token, _ := strings.Cut(values[0], " ")
-	if !strings.EqualFold(scheme, "Bearer") {
-		return nil, unauthorized("the Authorization header must use the Bearer scheme"), false
-	}
-	token = strings.TrimSpace(token)
-	if token == "" {
-		return nil, unauthorized("the Bearer token is empty"), false
+	token, rep, ok := bearer(r, "admin key")
+	if !ok {
+		return nil, rep, false
 	}
 	if !strings.HasPrefix(token, keyPrefix) {
 		return nil, unauthorized("the API key is not an admin key (admin keys start with " + keyPrefix + ")"), false
+	}
+	if kind := access.KindOf(token); kind != access.KindAdmin {
+		return nil, unauthorized("the API key is an " + kind.String() + " key; these routes take an admin key"), false
 	}
 	k := s.orgs.Lookup(token)
 	if k == nil {
@@ -139,6 +157,29 @@ func (s *Server) authorize(r *http.Request, projectID string) (*access.Key, repl
 		return nil, errorReply(http.StatusForbidden, "Forbidden", "this API key has no access to the requested project"), false
 	}
 	return k, reply{}, true
+}
+
+// bearer reads the one Bearer token of r; what names the key the route
+// wants, for the 401's hint.
+func bearer(r *http.Request, what string) (string, reply, bool) {
+	values := r.Header["Authorization"]
+	if len(values) == 0 || values[0] == "" {
+		return "", unauthorized("missing Authorization header; send \"Authorization: Bearer <" + what + ">\""), false
+	}
+	if len(values) > 1 {
+		// Which one counts is up to each server and proxy on the way: a
+		// request that two of them read differently must not pass.
+		return "", errorReply(http.StatusBadRequest, "Invalid Authorization header", "send exactly one Authorization header"), false
+	}
+	scheme, token, _ := strings.Cut(values[0], " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "", unauthorized("the Authorization header must use the Bearer scheme"), false
+	}
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return "", unauthorized("the Bearer token is empty"), false
+	}
+	return token, reply{}, true
 }
 
 // bearerChallenge is sent with every 401.
@@ -309,25 +350,11 @@ const maxBodyBytes = 1 << 20
 // through http.MaxBytesReader, so an oversized body costs at most the
 // limit. whenEmpty, if set, is the detail for an empty body.
 func readBody(c *call, v any, whenEmpty string) (reply, bool) {
-	if c.r.ContentLength > maxBodyBytes {
-		return tooLarge(), false
-	}
 	buf := getBuf()
 	defer putBuf(buf)
-	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
-	*buf = body
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return tooLarge(), false
-		}
-		return invalidBody("the request body could not be read: " + err.Error()), false
-	}
-	if len(body) == 0 && whenEmpty != "" {
-		return invalidBody(whenEmpty), false
-	}
-	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
-		return invalidBody("the request body must be a JSON object"), false
+	body, rep, ok := readObject(c, buf, whenEmpty)
+	if !ok {
+		return rep, false
 	}
 	// Keys as the schema spells them; others are ignored, as the service
 	// ignores them.
@@ -335,6 +362,31 @@ func readBody(c *call, v any, whenEmpty string) (reply, bool) {
 		return invalidBody(bodyProblem(err)), false
 	}
 	return reply{}, true
+}
+
+// readObject reads a body that must be a JSON object into *buf, bounded
+// like every API body (through http.MaxBytesReader, so an oversized body
+// costs at most the limit), and returns it undecoded.
+func readObject(c *call, buf *[]byte, whenEmpty string) ([]byte, reply, bool) {
+	if c.r.ContentLength > maxBodyBytes {
+		return nil, tooLarge(), false
+	}
+	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
+	*buf = body
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, tooLarge(), false
+		}
+		return nil, invalidBody("the request body could not be read: " + err.Error()), false
+	}
+	if len(body) == 0 && whenEmpty != "" {
+		return nil, invalidBody(whenEmpty), false
+	}
+	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, invalidBody("the request body must be a JSON object"), false
+	}
+	return body, reply{}, true
 }
 
 // bodyProblem is the detail for a body reqbody refused: a key the client

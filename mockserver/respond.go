@@ -2,10 +2,13 @@ package mockserver
 
 import (
 	"encoding/json"
+	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
+	"github.com/docsagent/mintlify-go/mockserver/internal/index"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 )
 
@@ -18,6 +21,15 @@ type reply struct {
 	retryAfter string  // the Retry-After header ("0" is a valid value); "" sends none
 	html       bool    // body is text/html rather than JSON
 	buf        *[]byte // pooled storage behind body, recycled once written
+
+	// An error's message and details, which restyle writes again in the
+	// body of the assistant or Index API; "" for other replies.
+	message string
+	details []string
+
+	// stream, when set, is the answer (a message's frames) that deliver
+	// writes frame by frame instead of body.
+	stream *stream
 }
 
 // Shared header values: assigning a ready slice skips canonicalisation and
@@ -52,7 +64,50 @@ func (r *reply) release() {
 // {"error": "...", "details": [{"message": "..."}]}. Every error the mock
 // answers goes through here so the format cannot drift between endpoints.
 func errorReply(status int, message string, details ...string) reply {
-	return reply{status: status, body: appendError(nil, message, details)}
+	return reply{status: status, body: appendError(nil, message, details), message: message, details: details}
+}
+
+// restyle writes an error reply again in the body of the route's API: the
+// assistant API's {"message": "..."} (message and details in one text),
+// the Index API's {"error": "..."} and nothing else (its schema allows no
+// other member; the text is the vendor's for the statuses it documents).
+// Admin-API replies and successes pass unchanged.
+func restyle(family apiFamily, rep reply) reply {
+	if family == adminAPI || rep.message == "" {
+		return rep
+	}
+	b := make([]byte, 0, 64+len(rep.body))
+	switch family {
+	case assistantAPI:
+		text := rep.message
+		if len(rep.details) > 0 {
+			text += ": " + strings.Join(rep.details, "; ")
+		}
+		b = append(b, `{"message":`...)
+		b = appendJSONString(b, journal.Clip(redact.AnyKey(text), maxDetail))
+	case indexAPI:
+		b = append(b, `{"error":`...)
+		b = appendJSONString(b, indexMessage(rep.status, rep.message))
+	}
+	rep.release()
+	return reply{status: rep.status, body: append(b, '}'), retryAfter: rep.retryAfter}
+}
+
+// indexMessage is the Index API's text for an error: the vendor's own for
+// the statuses it documents, else the mock's message (which echoes nothing
+// the client sent).
+func indexMessage(status int, message string) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return index.MsgUnauthorized
+	case http.StatusForbidden:
+		return index.MsgIPNotAllowed
+	case http.StatusTooManyRequests:
+		return index.MsgRateLimited
+	case http.StatusInternalServerError:
+		return index.MsgInternal
+	}
+	return message
 }
 
 func appendError(b []byte, message string, details []string) []byte {

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"net"
 	"net/http"
 	"strings"
 
@@ -35,13 +36,31 @@ const (
 	RouteStaticExportBundle = "static-export-bundle" // POST /v1/static-export/jobs/{jobId}/bundle
 )
 
-// The limit kinds of the route table's limit column.
+// Routes of the assistant API (under /discovery) and of the Index API
+// (under /api/universal-search), on the same listener.
+const (
+	RouteAssistantMessage   = "assistant-message"    // POST /discovery/v2/assistant/{domain}/message
+	RouteAssistantMessageV1 = "assistant-message-v1" // POST /discovery/v1/assistant/{domain}/message
+	RouteDocsSearch         = "docs-search"          // POST /discovery/v1/search/{domain}
+	RoutePageContent        = "page-content"         // POST /discovery/v1/page/{domain}
+	RouteIndexContext       = "index-context"        // POST /api/universal-search/v1/context
+	RouteIndexSearch        = "index-search"         // POST /api/universal-search/v1/search
+	RouteIndexContents      = "index-contents"       // POST /api/universal-search/v1/contents
+)
+
+// The limit kinds of the route table's limit columns.
 const (
 	noLimit ratelimit.Kind = iota
 	jobLimit
 	analyticsLimit
 	deployLimit
 	previewLimit
+	messageLimit     // assistant messages, v1 and v2 together, per organization
+	messageIPLimit   // assistant messages per client address
+	docsSearchLimit  // docs searches per organization
+	pageContentLimit // page content requests per organization
+	indexLimit       // Index requests per organization, the short window
+	indexDayLimit    // Index requests per organization, the day
 )
 
 // limits says, per limit kind, where its figure comes from, which bucket a
@@ -58,10 +77,29 @@ var limits = [...]struct {
 	analyticsLimit: {func(c *config) ratelimit.Limit { return c.analyticsLimit }, perOrg, "analytics requests per organization"},
 	deployLimit:    {func(c *config) ratelimit.Limit { return c.deployLimits(c.deployLimit) }, perOrg, "deployment and automation triggers per organization"},
 	previewLimit:   {func(c *config) ratelimit.Limit { return c.deployLimits(c.previewLimit) }, perOrg, "preview deployments per organization"},
+
+	// The assistant and Index limits are off under WithoutRateLimits
+	// whatever the order of the options, as the deployment limits are.
+	messageLimit:     {func(c *config) ratelimit.Limit { return c.deployLimits(c.messageLimit) }, perOrg, "assistant messages per organization"},
+	messageIPLimit:   {func(c *config) ratelimit.Limit { return c.deployLimits(c.messageIPLimit) }, perIP, "assistant messages per IP address"},
+	docsSearchLimit:  {func(c *config) ratelimit.Limit { return c.deployLimits(c.docsLimit) }, perOrg, "docs searches per organization"},
+	pageContentLimit: {func(c *config) ratelimit.Limit { return c.deployLimits(c.docsLimit) }, perOrg, "page content requests per organization"},
+	indexLimit:       {func(c *config) ratelimit.Limit { return c.deployLimits(c.indexLimit) }, perOrg, "Index requests per organization"},
+	indexDayLimit:    {func(c *config) ratelimit.Limit { return c.deployLimits(c.indexDailyLimit) }, perOrg, "Index requests per organization"},
 }
 
 func perProject(c *call) string { return c.project.id }
 func perOrg(c *call) string     { return c.org.ID }
+
+// perIP is the client's address, the TCP peer's (forwarded-for headers are
+// not trusted, as for IP allowlists).
+func perIP(c *call) string {
+	host, _, err := net.SplitHostPort(c.r.RemoteAddr)
+	if err != nil {
+		return c.r.RemoteAddr
+	}
+	return host
+}
 
 // deployLimits is lim, or none under WithoutRateLimits whatever the order
 // of the options.
@@ -72,6 +110,38 @@ func (c *config) deployLimits(lim ratelimit.Limit) ratelimit.Limit {
 	return lim
 }
 
+// apiFamily is which of the service's three APIs a route belongs to: it
+// decides the kind of key the route takes and the shape of its errors.
+type apiFamily uint8
+
+const (
+	adminAPI     apiFamily = iota // mint_ keys; {"error", "details"}
+	assistantAPI                  // mint_dsc_ keys of the path's domain; {"message"}; CORS for any origin
+	indexAPI                      // mint_us_ keys; {"error"} and nothing else; no CORS
+)
+
+// The path prefixes of the assistant and Index APIs: a client's base URL is
+// the mock's URL plus one of them.
+const (
+	discoveryPrefix = "/discovery"
+	indexPrefix     = "/api/universal-search"
+)
+
+// apiOf is the API a request belongs to: its route's, or for a request
+// that matched none, the one its path prefix names (so its 404 has that
+// API's error body).
+func apiOf(rt *route, path string) apiFamily {
+	switch {
+	case rt != unmatched:
+		return rt.api
+	case strings.HasPrefix(path, discoveryPrefix+"/"):
+		return assistantAPI
+	case strings.HasPrefix(path, indexPrefix+"/"):
+		return indexAPI
+	}
+	return adminAPI
+}
+
 // route is a row of the route table: how a request is matched, which
 // limit it takes, and the handler of its API area.
 type route struct {
@@ -79,7 +149,10 @@ type route struct {
 	method  string
 	path    string // ServeMux pattern path, also shown in not-found hints
 	limit   ratelimit.Kind
-	outcome bool // reads OutcomeHeader: the run it starts ends as the header says
+	outer   ratelimit.Kind // a second limit, taken before limit: the longer window, so a request it refuses takes no slot of limit
+	api     apiFamily      // the key it takes and its error body (zero: the admin API)
+	streams bool           // answers a stream (reply.stream), which stream-error faults reach
+	outcome bool           // reads OutcomeHeader: the run it starts ends as the header says
 	handle  func(s *Server, c *call) reply
 	segs    []string // path split on "/", for the closest-route hint
 	pattern string   // "METHOD path"
@@ -106,6 +179,14 @@ var apiRoutes = []*route{
 	{name: RouteConversations, method: http.MethodGet, path: "/v1/analytics/{projectId}/assistant", limit: analyticsLimit, handle: (*Server).conversations},
 	{name: RouteThread, method: http.MethodGet, path: "/v1/analytics/{projectId}/assistant/threads/{threadId}", limit: analyticsLimit, handle: (*Server).thread},
 	{name: RouteCallerStats, method: http.MethodGet, path: "/v1/analytics/{projectId}/assistant/caller-stats", limit: analyticsLimit, handle: (*Server).callerStats},
+
+	{name: RouteAssistantMessage, method: http.MethodPost, path: discoveryPrefix + "/v2/assistant/{domain}/message", api: assistantAPI, outer: messageIPLimit, limit: messageLimit, streams: true, handle: (*Server).assistantMessage},
+	{name: RouteAssistantMessageV1, method: http.MethodPost, path: discoveryPrefix + "/v1/assistant/{domain}/message", api: assistantAPI, outer: messageIPLimit, limit: messageLimit, streams: true, handle: (*Server).assistantMessageV1},
+	{name: RouteDocsSearch, method: http.MethodPost, path: discoveryPrefix + "/v1/search/{domain}", api: assistantAPI, limit: docsSearchLimit, handle: (*Server).docsSearch},
+	{name: RoutePageContent, method: http.MethodPost, path: discoveryPrefix + "/v1/page/{domain}", api: assistantAPI, limit: pageContentLimit, handle: (*Server).pageContent},
+	{name: RouteIndexContext, method: http.MethodPost, path: indexPrefix + "/v1/context", api: indexAPI, outer: indexDayLimit, limit: indexLimit, handle: (*Server).indexContext},
+	{name: RouteIndexSearch, method: http.MethodPost, path: indexPrefix + "/v1/search", api: indexAPI, outer: indexDayLimit, limit: indexLimit, handle: (*Server).indexSearch},
+	{name: RouteIndexContents, method: http.MethodPost, path: indexPrefix + "/v1/contents", api: indexAPI, outer: indexDayLimit, limit: indexLimit, handle: (*Server).indexContents},
 }
 
 func init() {
@@ -127,6 +208,7 @@ func (s *Server) routes() {
 		s.api.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, rt) })
 	}
 	s.api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, unmatched) })
+	s.api.HandleFunc("OPTIONS "+discoveryPrefix+"/", preflight) // CORS, for a browser calling the assistant API
 	s.control = s.controlRoutes()
 	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveHTTP(w, r, true) })
 }

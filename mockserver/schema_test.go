@@ -35,6 +35,8 @@ func loadSchemas() {
 		return
 	}
 	schemas = map[string]*jsonschema.Schema{}
+	// Every file is added before any is compiled, so that one schema can
+	// refer to another ("$ref": "index-result.json").
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -46,18 +48,20 @@ func loadSchemas() {
 			schemaErr = err
 			return
 		}
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		url := "https://mintlify-go.test/schema/" + filepath.Base(f)
-		if err := c.AddResource(url, doc); err != nil {
-			schemaErr = err
-			return
-		}
-		if schemas[name], err = c.Compile(url); err != nil {
+		if err := c.AddResource(schemaURL(f), doc); err != nil {
 			schemaErr = err
 			return
 		}
 	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		if schemas[name], schemaErr = c.Compile(schemaURL(f)); schemaErr != nil {
+			return
+		}
+	}
 }
+
+func schemaURL(file string) string { return "https://mintlify-go.test/schema/" + filepath.Base(file) }
 
 // validate checks body against the named schema ("views", "error", ...).
 func validate(t testing.TB, name string, body []byte) {
@@ -88,6 +92,13 @@ func TestSchemasRefuseBrokenAnswers(t *testing.T) {
 		"caller-stats":     `{"web":1,"api":1,"other":1}`,
 		"error":            `{"details":[]}`,
 		"job":              `{"id":"j","status":"running","source":{"repository":"r"},"createdAt":"2025-01-01T00:00:00Z"}`,
+		"docs-search":      `[{"content":"x","path":"/quickstart","metadata":{"title":"Q","score":1}}]`,
+		"page-content":     `{"path":"quickstart"}`,
+		"discovery-error":  `{"message":"x","details":[]}`,
+		"index-error":      `{"error":"Unauthorized","details":[]}`,
+		"index-context":    `{"requestId":"r","query":"q","response":"","resultsCount":0}`,
+		"index-search":     `{"requestId":"r","results":[{"id":"a","url":"https://a.io/x","title":"t","text":"","score":1,"source":"web","siteName":"a.io","breadcrumbs":[],"publishedDate":"2025-01-01"}]}`,
+		"index-contents":   `{"requestId":"r","results":[],"statuses":[{"id":"a","status":"error"}]}`,
 	}
 	for name, body := range bad {
 		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(body))

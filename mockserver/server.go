@@ -16,6 +16,8 @@ import (
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
+	"github.com/docsagent/mintlify-go/mockserver/internal/assistant"
+	"github.com/docsagent/mintlify-go/mockserver/internal/index"
 	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
@@ -60,8 +62,13 @@ type Server struct {
 	orgs           *access.Book      // organizations, their projects and keys
 	signer         *analytics.Signer // seals analytics cursors; one key per server
 	jobs           *jobs.Store
-	deploys        *deployState // deployments, previews and what triggers them
-	exports        *exportState // static export and its storage host
+	deploys        *deployState     // deployments, previews and what triggers them
+	exports        *exportState     // static export and its storage host
+	assistant      *assistant.Store // the assistant API's pages, threads and credits
+	index          *index.Store     // the Index API's corpus
+	assistantKey   string
+	indexKey       string
+	domain         string
 	limiter        *ratelimit.Limiter
 	journal        *journal.Journal
 	faults         *faultSet
@@ -187,6 +194,9 @@ func build(cfg config) (*Server, error) {
 		s.projectID = "proj_" + randomToken()[:12]
 	}
 	s.signer = analytics.NewSigner()
+	if err := s.areaKeys(); err != nil {
+		return nil, err
+	}
 	if err := s.buildProjects(); err != nil {
 		return nil, err
 	}
@@ -211,6 +221,8 @@ func build(cfg config) (*Server, error) {
 	s.exports = newExportState()
 	s.resetRuns()
 	s.limiter = ratelimit.New()
+	s.newAssistant()
+	s.index = index.NewStore()
 	journalSize := cfg.journalSize
 	if journalSize <= 0 {
 		journalSize = DefaultJournalSize
@@ -232,6 +244,9 @@ func (s *Server) buildProjects() error {
 	grant := func(key, projectID string) error {
 		if err := access.CheckForm(key); err != nil {
 			return err
+		}
+		if kind := access.KindOf(key); kind != access.KindAdmin {
+			return fmt.Errorf("mockserver: the key of a project must be an admin key; %s is an %s key", redactedKey(key), kind)
 		}
 		if grants[key] == nil {
 			grants[key] = map[string]bool{}
@@ -266,8 +281,15 @@ func (s *Server) buildProjects() error {
 		}
 	}
 	s.orgs = access.Build(grants, s.apiKey, !s.cfg.noPreviews, !s.cfg.noStaticExport)
+	if err := s.orgs.Add(s.assistantKey, access.Spec{Domain: s.domain}); err != nil {
+		return err
+	}
+	if err := s.orgs.Add(s.indexKey, access.Spec{}); err != nil {
+		return err
+	}
+	s.orgs.SetIndexAccess(!s.cfg.noIndexAccess)
 	for _, spec := range s.cfg.keys {
-		if err := s.orgs.Add(spec.key, spec.spec.access()); err != nil {
+		if err := s.addKey(spec.key, spec.spec); err != nil {
 			return err
 		}
 	}
@@ -297,10 +319,69 @@ func (s *Server) buildProjects() error {
 }
 
 // NewKey makes a key of the primary organization with the restrictions of
-// spec, as POST /_mock/keys does.
+// spec, as POST /_mock/keys does: an admin key, or with spec.Type an
+// assistant key (of spec.Domain, else the mock's) or an Index key.
 func (s *Server) NewKey(spec KeySpec) (string, error) {
-	key := keyPrefix + randomToken()
-	return key, s.orgs.Add(key, spec.access())
+	var key string
+	switch spec.Type {
+	case "", KeyAdmin:
+		key = keyPrefix + randomToken()
+	case KeyAssistant:
+		key = access.AssistantKeyPrefix + randomToken()
+	case KeyIndex:
+		key = access.IndexKeyPrefix + randomToken()
+	default:
+		return "", fmt.Errorf("mockserver: key type %q: want %s, %s or %s", spec.Type, KeyAdmin, KeyAssistant, KeyIndex)
+	}
+	return key, s.addKey(key, spec)
+}
+
+// addKey gives key the restrictions of spec; an assistant key without a
+// domain belongs to the mock's.
+func (s *Server) addKey(key string, spec KeySpec) error {
+	kind := access.KindOf(key)
+	if spec.Type != "" && string(spec.Type) != kind.String() {
+		return fmt.Errorf("mockserver: key %s is an %s key, not %s", redactedKey(key), kind, spec.Type)
+	}
+	as := spec.access()
+	if kind == access.KindAssistant && as.Domain == "" {
+		as.Domain = s.domain
+	}
+	return s.orgs.Add(key, as)
+}
+
+// areaKeys sets the assistant key, the Index key and the domain from the
+// options, drawing the keys at random when not given.
+func (s *Server) areaKeys() error {
+	s.domain = s.cfg.domain
+	if !assistant.ValidDomain(s.domain) {
+		return fmt.Errorf("mockserver: WithDomain(%.64q): want 1 to 253 letters, digits, dots or hyphens", s.domain)
+	}
+	s.assistantKey, s.indexKey = s.cfg.assistantKey, s.cfg.indexKey
+	if s.assistantKey == "" {
+		s.assistantKey = access.AssistantKeyPrefix + randomToken()
+	}
+	if s.indexKey == "" {
+		s.indexKey = access.IndexKeyPrefix + randomToken()
+	}
+	if access.KindOf(s.assistantKey) != access.KindAssistant {
+		return fmt.Errorf("mockserver: WithAssistantKey: %s does not start with %s", redactedKey(s.assistantKey), access.AssistantKeyPrefix)
+	}
+	if access.KindOf(s.indexKey) != access.KindIndex {
+		return fmt.Errorf("mockserver: WithIndexKey: %s does not start with %s", redactedKey(s.indexKey), access.IndexKeyPrefix)
+	}
+	return nil
+}
+
+// redactedKey names a configured key in an error without its secret: its
+// kind's public prefix, or nothing of it at all.
+func redactedKey(key string) string {
+	for _, p := range []string{access.AssistantKeyPrefix, access.IndexKeyPrefix, keyPrefix} {
+		if strings.HasPrefix(key, p) {
+			return p + "***"
+		}
+	}
+	return "***"
 }
 
 // tokenEncoding is lower-case base32 without padding: IDs that read well
@@ -362,6 +443,8 @@ func (s *Server) Reset() {
 	for _, p := range s.projects {
 		p.events.Reset()
 	}
+	s.assistant.Reset()
+	s.index.Reset()
 	s.journal.Clear()
 	s.limiter.Reset()
 	s.faults.reset()

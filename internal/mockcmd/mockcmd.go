@@ -110,6 +110,21 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	staticExport := fs.Bool("static-export", true, "static export is enabled for the organization (false: starting an export answers 403)")
 	storageAddr := fs.String("storage-addr", "", "address of the storage host that serves export bundles (default: the -addr host, any port)")
 	bundleSize := fs.Int64("bundle-size", 0, "pad every export bundle to `N` bytes (a valid tar.gz, streamed; 0: the real size)")
+	assistantKey := fs.String("assistant-key", "", "assistant API key clients must send, starting with mint_dsc_ (default: random)")
+	domain := fs.String("domain", mockserver.DefaultDomain, "the assistant API's site: the {domain} the assistant key belongs to")
+	indexKey := fs.String("index-key", "", "Index API key clients must send, starting with mint_us_ (default: random)")
+	streamDelay := fs.Duration("stream-delay", 20*time.Millisecond, "pause between the frames of a streamed assistant answer")
+	indexAccess := fs.Bool("index-access", true, "the organization has Index access (false: its Index keys answer 401)")
+	messageLimit := rateFlag{mockserver.DefaultMessageLimit, time.Hour}
+	fs.Var(&messageLimit, "assistant-limit", "assistant messages per organization, as `N/window` (e.g. 10000/1h; 0 turns it off)")
+	messageIPLimit := rateFlag{mockserver.DefaultMessageIPLimit, mockserver.DailyWindow}
+	fs.Var(&messageIPLimit, "assistant-ip-limit", "assistant messages per client IP address, as `N/window` (e.g. 10000/24h; 0 turns it off)")
+	docsLimit := rateFlag{mockserver.DefaultDocsLimit, time.Hour}
+	fs.Var(&docsLimit, "docs-limit", "docs searches, and apart page content requests, per organization, as `N/window` (e.g. 10000/1h; 0 turns it off)")
+	indexLimit := rateFlag{mockserver.DefaultIndexLimit, time.Second}
+	fs.Var(&indexLimit, "index-limit", "Index requests per organization, every key together, as `N/window` (e.g. 10/1s; 0 turns it off)")
+	indexDailyLimit := rateFlag{mockserver.DefaultIndexDailyLimit, mockserver.DailyWindow}
+	fs.Var(&indexDailyLimit, "index-daily-limit", "Index requests per organization per day, as `N/window` (e.g. 1000/24h; 0 turns it off)")
 	var faults faultFlags
 	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed for probabilistic faults")
@@ -127,11 +142,25 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *apiKey != "" && !strings.HasPrefix(*apiKey, "mint_") {
 		return errors.New("-api-key must start with mint_, as the service's admin keys do")
 	}
-	if strings.ContainsFunc(*apiKey, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-		return errors.New("-api-key must not contain white space or control characters")
+	for name, key := range map[string]string{"-api-key": *apiKey, "-assistant-key": *assistantKey, "-index-key": *indexKey} {
+		if strings.ContainsFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+			return fmt.Errorf("%s must not contain white space or control characters", name)
+		}
 	}
 	if *project != "" && strings.ContainsFunc(*project, func(r rune) bool { return strings.ContainsRune("/?#", r) || unicode.IsSpace(r) || unicode.IsControl(r) }) {
 		return errors.New("-project must not contain /, ?, #, white space or control characters")
+	}
+	if *assistantKey != "" && !strings.HasPrefix(*assistantKey, "mint_dsc_") {
+		return errors.New("-assistant-key must start with mint_dsc_, as the service's assistant keys do")
+	}
+	if *indexKey != "" && !strings.HasPrefix(*indexKey, "mint_us_") {
+		return errors.New("-index-key must start with mint_us_, as the service's Index keys do")
+	}
+	if *apiKey != "" && (strings.HasPrefix(*apiKey, "mint_dsc_") || strings.HasPrefix(*apiKey, "mint_us_")) {
+		return errors.New("-api-key must be an admin key: mint_dsc_ and mint_us_ are the assistant and Index keys' prefixes")
+	}
+	if *streamDelay < 0 {
+		return errors.New("-stream-delay must not be negative")
 	}
 	if *bundleSize < 0 || *bundleSize > mockserver.MaxBundleSize {
 		return fmt.Errorf("-bundle-size %d: want 0 to %d bytes (1 TiB)", *bundleSize, int64(mockserver.MaxBundleSize))
@@ -165,7 +194,23 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		mockserver.WithPreviewRateLimit(previewLimit.n, previewLimit.per),
 		mockserver.WithPreviews(*previews),
 		mockserver.WithStaticExport(*staticExport),
-		mockserver.WithBundleSize(*bundleSize))
+		mockserver.WithBundleSize(*bundleSize),
+		mockserver.WithDomain(*domain),
+		mockserver.WithStreamDelay(*streamDelay),
+		mockserver.WithAssistantRateLimit(messageLimit.n, messageLimit.per),
+		mockserver.WithAssistantIPRateLimit(messageIPLimit.n, messageIPLimit.per),
+		mockserver.WithDocsRateLimit(docsLimit.n, docsLimit.per),
+		mockserver.WithIndexRateLimit(indexLimit.n, indexLimit.per),
+		mockserver.WithIndexDailyRateLimit(indexDailyLimit.n, indexDailyLimit.per))
+	if *assistantKey != "" {
+		opts = append(opts, mockserver.WithAssistantKey(*assistantKey))
+	}
+	if *indexKey != "" {
+		opts = append(opts, mockserver.WithIndexKey(*indexKey))
+	}
+	if !*indexAccess {
+		opts = append(opts, mockserver.WithoutIndexAccess())
+	}
 	if *noLimits {
 		opts = append(opts, mockserver.WithoutRateLimits())
 	}
@@ -217,6 +262,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "  URL:      %s\n", s.URL())
 	fmt.Fprintf(stdout, "  API key:  %s\n", s.APIKey())
 	fmt.Fprintf(stdout, "  project:  %s\n", s.ProjectID())
+	fmt.Fprintf(stdout, "  assistant key: %s\n", s.AssistantKey())
+	fmt.Fprintf(stdout, "  domain:        %s (assistant base URL %s/discovery)\n", s.Domain(), s.URL())
+	fmt.Fprintf(stdout, "  index key:     %s (Index base URL %s/api/universal-search)\n", s.IndexKey(), s.URL())
 	fmt.Fprintf(stdout, "  control:  %s/_mock/\n", s.URL())
 	if storage, err := s.StorageURL(); err == nil {
 		fmt.Fprintf(stdout, "  storage:  %s (export bundles)\n", storage)

@@ -149,6 +149,12 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"-analytics-limit", "x/1h"},
 		{"-job-limit", "5/0s"},
 		{"-job-limit", "-1/1h"},
+		{"-assistant-key", "mint_abc"},
+		{"-index-key", "mint_dsc_abc"},
+		{"-api-key", "mint_us_abc"},
+		{"-domain", "not a domain"},
+		{"-stream-delay", "-1s"},
+		{"-index-limit", "10"},
 	} {
 		var out, errOut bytes.Buffer
 		err := Run(context.Background(), args, &out, &errOut)
@@ -168,4 +174,44 @@ func TestRunSetsRateLimitsFromFlags(t *testing.T) {
 		statuses = append(statuses, status)
 	}
 	assert.Equal(t, []int{200, 200, 200, 429}, statuses, "one quota of 3 across the analytics routes")
+}
+
+// The fifth round's flags: both keys and the domain in the banner, a
+// message streamed with the stream delay between frames, the Index limit
+// from its flag, and Index access switched off.
+func TestRunServesTheAssistantAndTheIndex(t *testing.T) {
+	s := startRun(t, "control:", "-addr", "127.0.0.1:0", "-quiet", "-assistant-key", "mint_dsc_cmd",
+		"-index-key", "mint_us_cmd", "-domain", "acme.example", "-stream-delay", "5ms", "-index-limit", "2/1h")
+	out := s.stdout.String()
+	assert.Regexp(t, `assistant key:\s+mint_dsc_cmd\n`, out)
+	assert.Regexp(t, `domain:\s+acme\.example `, out)
+	assert.Regexp(t, `index key:\s+mint_us_cmd `, out)
+
+	req, err := http.NewRequest("POST", s.url+"/discovery/v2/assistant/acme.example/message",
+		strings.NewReader(`{"fp":"a","messages":[{"id":"1","role":"user","parts":[{"type":"text","text":"rate limits"}]}]}`))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer mint_dsc_cmd")
+	start := time.Now()
+	resp, err := s.hc.Do(req)
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+	frames := strings.Count(string(body), "\n\n")
+	assert.Greater(t, frames, 10)
+	assert.GreaterOrEqual(t, time.Since(start), time.Duration(frames-1)*5*time.Millisecond, "the stream delay between frames")
+	assert.True(t, strings.HasSuffix(string(body), "data: [DONE]\n\n"))
+
+	var statuses []int
+	for range 3 {
+		status, _ := s.call(t, "mint_us_cmd", "POST", "/api/universal-search/v1/search", `{"query":"caching","numResults":1}`)
+		statuses = append(statuses, status)
+	}
+	assert.Equal(t, []int{200, 200, 429}, statuses)
+
+	off := startRun(t, "control:", "-addr", "127.0.0.1:0", "-quiet", "-index-key", "mint_us_off", "-index-access=false")
+	status, body2 := off.call(t, "mint_us_off", "POST", "/api/universal-search/v1/search", `{"query":"caching","numResults":1}`)
+	assert.Equal(t, http.StatusUnauthorized, status)
+	assert.Equal(t, map[string]any{"error": "Unauthorized"}, body2)
 }

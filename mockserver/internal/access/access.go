@@ -18,8 +18,51 @@ import (
 )
 
 // KeyPrefix marks the service's admin keys; any other key is refused before
-// it is even looked up.
+// it is even looked up. The assistant and Index keys start with it too, and
+// then with their own mark (see KindOf).
 const KeyPrefix = "mint_"
+
+// The prefixes of the two other kinds of key: an assistant key belongs to
+// one deployment (a docs site's domain) of its organization; an Index key
+// to its organization.
+const (
+	AssistantKeyPrefix = "mint_dsc_"
+	IndexKeyPrefix     = "mint_us_"
+)
+
+// Kind is which API a key opens: each API refuses the other two kinds.
+type Kind uint8
+
+// The three kinds of key.
+const (
+	KindAdmin     Kind = iota // mint_: jobs, analytics, deployments, static export
+	KindAssistant             // mint_dsc_: the assistant API of one domain
+	KindIndex                 // mint_us_: the Index API
+)
+
+// KindOf tells a key's kind by its prefix, as the service does before it
+// looks a key up. Anything else (no mint_ at all) counts as an admin key
+// here; CheckForm refuses it where keys are configured.
+func KindOf(key string) Kind {
+	switch {
+	case strings.HasPrefix(key, AssistantKeyPrefix):
+		return KindAssistant
+	case strings.HasPrefix(key, IndexKeyPrefix):
+		return KindIndex
+	}
+	return KindAdmin
+}
+
+// String names the kind as error details and the control API do.
+func (k Kind) String() string {
+	switch k {
+	case KindAssistant:
+		return "assistant"
+	case KindIndex:
+		return "index"
+	}
+	return "admin"
+}
 
 // The scopes of the service's admin keys: ScopeRead allows GET and HEAD,
 // ScopeWrite every method (it implies ScopeRead).
@@ -31,9 +74,10 @@ const (
 // Spec restricts a key, as the service lets an organization do. The zero
 // Spec is an unrestricted key.
 type Spec struct {
-	Scopes    []string  // none: read and write
+	Scopes    []string  // none: read and write; admin keys only
 	ExpiresAt time.Time // zero: never; from this instant on every request is 401
 	AllowIPs  []string  // addresses or CIDR prefixes; none: any address
+	Domain    string    // an assistant key's domain (required for them, refused for others)
 }
 
 // Organization owns projects and keys. Keys named together on a project
@@ -44,11 +88,14 @@ type Organization struct {
 	projects     map[string]bool
 	previews     bool // the plan includes preview deployments
 	staticExport bool // static export is enabled
+	noIndex      bool // the organization has no Index access (its Index keys are 401)
 }
 
 // Key is one key with its organization and restrictions.
 type Key struct {
 	Org       *Organization
+	Kind      Kind   // by its prefix
+	Domain    string // an assistant key's domain, lower case; "" for the others
 	read      bool
 	write     bool
 	expiresAt time.Time
@@ -104,7 +151,7 @@ func Build(grants map[string]map[string]bool, primaryKey string, previews, stati
 			org.projects[p] = true
 			orgOfProject[p] = org
 		}
-		b.keys[k] = &Key{Org: org, read: true, write: true}
+		b.keys[k] = &Key{Org: org, Kind: KindOf(k), read: true, write: true}
 	}
 	b.primary = b.keys[primaryKey].Org
 	for i, o := range b.orgs {
@@ -132,7 +179,15 @@ func (b *Book) Add(key string, spec Spec) error {
 	if err := CheckForm(key); err != nil {
 		return err
 	}
-	k := &Key{Org: b.primary, expiresAt: spec.ExpiresAt}
+	k := &Key{Org: b.primary, Kind: KindOf(key), Domain: strings.ToLower(spec.Domain), expiresAt: spec.ExpiresAt}
+	switch {
+	case k.Kind == KindAssistant && spec.Domain == "":
+		return fmt.Errorf("mockserver: assistant key %s: it belongs to one domain; name it", redactKey(key))
+	case k.Kind != KindAssistant && spec.Domain != "":
+		return fmt.Errorf("mockserver: %s key %s: only assistant keys (%s) belong to a domain", k.Kind, redactKey(key), AssistantKeyPrefix)
+	case k.Kind != KindAdmin && len(spec.Scopes) > 0:
+		return fmt.Errorf("mockserver: %s key %s: scopes restrict admin keys only", k.Kind, redactKey(key))
+	}
 	if len(spec.Scopes) == 0 {
 		k.read, k.write = true, true
 	}
@@ -243,6 +298,24 @@ func (b *Book) SetStaticExport(key string, enabled bool) error {
 	return nil
 }
 
+// SetIndexAccess gives every organization Index access, or takes it away
+// (their Index keys are then 401, as the service answers an organization
+// without it).
+func (b *Book) SetIndexAccess(enabled bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, o := range b.orgs {
+		o.noIndex = !enabled
+	}
+}
+
+// IndexAccess reports whether the organization may use the Index API.
+func (b *Book) IndexAccess(o *Organization) bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return !o.noIndex
+}
+
 // Features reads an organization's switches under the book's lock.
 func (b *Book) Features(o *Organization) (previews, staticExport bool) {
 	b.mu.RLock()
@@ -273,10 +346,12 @@ func CheckForm(key string) error {
 }
 
 // redactKey describes a bare key in configuration errors without the
-// secret: the public prefix for admin keys.
+// secret: the public prefix of its kind.
 func redactKey(key string) string {
-	if strings.HasPrefix(key, KeyPrefix) {
-		return KeyPrefix + "***"
+	for _, p := range []string{AssistantKeyPrefix, IndexKeyPrefix, KeyPrefix} {
+		if strings.HasPrefix(key, p) {
+			return p + "***"
+		}
 	}
 	return "***"
 }

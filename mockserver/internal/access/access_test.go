@@ -1,6 +1,7 @@
 package access
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -80,5 +81,51 @@ func TestBadKeysAndSpecsAreRefused(t *testing.T) {
 		if err := b.Add(key, spec); err == nil {
 			t.Errorf("%q %+v accepted", key, spec)
 		}
+	}
+}
+
+// The three kinds of key are told apart by prefix; an assistant key
+// belongs to one domain, and only it does; scopes are for admin keys.
+func TestKeyKindsAndTheirRules(t *testing.T) {
+	b := Build(map[string]map[string]bool{"mint_a": {"p": true}}, "mint_a", true, true)
+	for key, want := range map[string]Kind{"mint_a": KindAdmin, "mint_dsc_x": KindAssistant, "mint_us_x": KindIndex, "mint_dscx": KindAdmin, "other": KindAdmin} {
+		if got := KindOf(key); got != want {
+			t.Errorf("KindOf(%s) = %s, want %s", key, got, want)
+		}
+	}
+	if err := b.Add("mint_dsc_docs", Spec{Domain: "Docs.Example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add("mint_us_idx", Spec{AllowIPs: []string{"10.0.0.0/8"}}); err != nil {
+		t.Fatal(err)
+	}
+	if k := b.Lookup("mint_dsc_docs"); k.Kind != KindAssistant || k.Domain != "docs.example.com" || k.Org != b.Primary() {
+		t.Errorf("assistant key: %+v", k)
+	}
+	if k := b.Lookup("mint_us_idx"); k.Kind != KindIndex || k.Domain != "" {
+		t.Errorf("index key: %+v", k)
+	}
+	for key, spec := range map[string]Spec{
+		"mint_dsc_qqq1": {},
+		"mint_us_qqq2":  {Domain: "docs.example.com"},
+		"mint_qqq3":     {Domain: "docs.example.com"},
+		"mint_dsc_qqq4": {Domain: "d", Scopes: []string{ScopeRead}},
+		"mint_us_qqq5":  {Scopes: []string{ScopeWrite}},
+	} {
+		err := b.Add(key, spec)
+		if err == nil {
+			t.Errorf("%s %+v accepted", key, spec)
+			continue
+		}
+		if strings.Contains(err.Error(), "qqq") {
+			t.Errorf("the error repeats the key: %v", err)
+		}
+	}
+	if !b.IndexAccess(b.Primary()) {
+		t.Error("organizations start with Index access")
+	}
+	b.SetIndexAccess(false)
+	if b.IndexAccess(b.Primary()) {
+		t.Error("SetIndexAccess(false) left the access")
 	}
 }

@@ -90,6 +90,10 @@ func validDomain(d string) bool {
 	return true
 }
 
+// ValidDomain reports whether d may name a site: 1 to MaxDomainBytes
+// letters, digits, dots and hyphens (the wire checks WithDomain with it).
+func ValidDomain(d string) bool { return validDomain(d) }
+
 // SiteURL is where a page of domain is read: the domain itself when it is
 // a hostname (docs.example.com), else the vendor's hosted subdomain for a
 // bare identifier (acme -> acme.mintlify.site).

@@ -92,6 +92,20 @@ func (e *ItemsError) Error() string {
 	return fmt.Sprintf("%s: at most %d items per request; send them in smaller batches", e.Path, e.Max)
 }
 
+// DecodeClosed decodes an API body whose schema allows no other members
+// (additionalProperties: false, as every Index API body): a key that names
+// no field of v's type, a case variant included, is refused like a
+// control body's; a repeated key too. Invalid UTF-8 is read as JSON
+// parsers read it (each bad byte a U+FFFD), as in Decode: it is the
+// schema, not the mock, that closes the object.
+func DecodeClosed(data []byte, v any) error {
+	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data, strict: true}
+	if err := w.walk(reflect.TypeOf(v)); err != nil {
+		return err
+	}
+	return unmarshal(data, v)
+}
+
 func unmarshal(data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		var typeErr *json.UnmarshalTypeError

@@ -142,3 +142,20 @@ func TestDecodeStrictCountsItemsBeforeDecoding(t *testing.T) {
 		t.Errorf("got %v, want the bound", err)
 	}
 }
+
+// A closed schema's body: unknown members and case variants are refused at
+// any depth, invalid UTF-8 is read as parsers read it.
+func TestDecodeClosedRefusesWhatTheSchemaDoesNotName(t *testing.T) {
+	var got body
+	if err := DecodeClosed([]byte("{\"prompt\":\"a\xffb\",\"items\":[{\"name\":\"x\"}]}"), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Prompt != "a\uFFFDb" || len(got.Items) != 1 {
+		t.Errorf("got %+v", got)
+	}
+	for _, in := range []string{`{"prompt":"a","extra":1}`, `{"PROMPT":"a"}`, `{"items":[{"name":"x","Name":"y"}]}`, `{"prompt":"a","prompt":"b"}`} {
+		if err := DecodeClosed([]byte(in), &body{}); err == nil {
+			t.Errorf("%s accepted", in)
+		}
+	}
+}
