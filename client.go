@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -43,7 +44,7 @@ type Client struct {
 	projectID  string
 	projectSeg string            // projectID, path-escaped
 	cred       func() credential // a closure: no fmt verb or reflection can print the key
-	scrub      scrubber          // removes the key from any text
+	scrub      redact.Scrubber   // removes the key from any text
 	userAgent  []string
 	get, post  *retryablehttp.Client // the same transport, two retry policies
 	observer   func(context.Context, *Response)
@@ -152,7 +153,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	scrub := newScrubber(cfg.apiKey)
+	scrub := redact.New(cfg.apiKey)
 	base, err := parseBaseURL(cfg.baseURL, scrub)
 	if err != nil {
 		return nil, err
@@ -291,7 +292,7 @@ func checkSegment(what, s string) error {
 // parseBaseURL checks the base URL. It refuses a user name or password (the
 // key goes in a header, never in the URL) and any copy of the key, for keys
 // end up in odd places; its errors show neither.
-func parseBaseURL(raw string, scrub scrubber) (string, error) {
+func parseBaseURL(raw string, scrub redact.Scrubber) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {
@@ -416,7 +417,7 @@ func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) t
 // error quotes.
 type scrubbedLogger struct {
 	l     *slog.Logger
-	scrub scrubber
+	scrub redact.Scrubber
 }
 
 func (s scrubbedLogger) Error(msg string, kv ...any) { s.log(slog.LevelError, msg, kv) }

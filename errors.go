@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // Sentinel errors, for use with errors.Is. Every *APIError matches exactly one
@@ -138,7 +140,7 @@ const (
 // newAPIError reads (a bounded part of) body, resp's. The key is scrubbed
 // from everything kept, because some proxies echo request headers in error
 // pages.
-func newAPIError(resp *http.Response, r io.Reader, scrub scrubber) *APIError {
+func newAPIError(resp *http.Response, r io.Reader, scrub redact.Scrubber) *APIError {
 	e := &APIError{
 		StatusCode: resp.StatusCode,
 		RequestID:  safeText(requestID(resp.Header), scrub, maxIDRunes, false),
@@ -188,7 +190,7 @@ func wireMessage(raw json.RawMessage, fallback string) string {
 // line of at most limit runes: runs of white space, control characters and
 // invalid UTF-8 become one space, and markup too when stripTags is set. A
 // text cut short loses a tail that starts the key.
-func safeText(s string, scrub scrubber, limit int, stripTags bool) string {
+func safeText(s string, scrub redact.Scrubber, limit int, stripTags bool) string {
 	line, cut := oneLine(scrub(s, false), limit, stripTags)
 	return scrub(line, cut)
 }

@@ -32,6 +32,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 const (
@@ -90,7 +92,7 @@ type WalkError struct {
 	Cursor string
 	Err    error
 
-	scrub scrubber // the walking client's; nil on a WalkError built by hand
+	scrub redact.Scrubber // the walking client's; nil on a WalkError built by hand
 }
 
 // Error reads "mintlify: walk stopped at offset 500: HTTP 429: ...", with
@@ -166,7 +168,7 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 		// The cursor comes from the server, which may have echoed the key
 		// into it: the error's text is scrubbed, its Cursor field is not
 		// (it is what resumes the walk).
-		var scrub scrubber
+		var scrub redact.Scrubber
 		if c != nil {
 			scrub = c.scrub
 		}

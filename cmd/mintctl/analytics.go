@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // paging is how a route walks: what resumes it.
@@ -375,7 +376,7 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 
 	var out io.Writer = a.stdout
 	var file *lazyFile
-	var fileOut *redactWriter
+	var fileOut *redact.Writer
 	if f.output != "" && f.output != "-" {
 		file = &lazyFile{path: f.output, flags: os.O_CREATE | os.O_WRONLY | os.O_TRUNC}
 		if resume {
@@ -383,7 +384,7 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 		}
 		defer file.Close()
 		// A file gets what stdout would: the same rows, the key redacted.
-		fileOut = newRedactWriter(file, a.keyNeedles)
+		fileOut = redact.NewWriter(file, a.redactKey)
 		out = fileOut
 	}
 	bw := bufio.NewWriterSize(out, 64<<10)

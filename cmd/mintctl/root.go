@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // The exit codes scripts branch on (fixed by the design: never renumber).
@@ -62,9 +63,10 @@ type app struct {
 	// rawStdout is for a static export's bundle, which comes from the
 	// storage host (never sent the key) and must reach the pipe unaltered.
 	rawStdout, rawStderr io.Writer
-	// keyNeedles are the forms of MINTLIFY_API_KEY the output must not hold.
-	keyNeedles [][]byte
-	lookupEnv  func(string) (string, bool)
+	// redactKey is the key the output must not hold (see outputKey):
+	// everything written goes through a redact.Writer of it.
+	redactKey string
+	lookupEnv func(string) (string, bool)
 	// started is set once cobra has parsed flags and arguments: an error
 	// before that is a usage error.
 	started bool
@@ -74,14 +76,29 @@ type app struct {
 	term bool
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
+// minRedactedKey is the shortest key mintctl looks for in its output: a
+// shorter one is no admin key (the client refuses it before sending), and
+// hunting for a few common letters would garble every message.
+const minRedactedKey = 8
+
+// outputKey is the key mintctl keeps out of everything it writes:
+// MINTLIFY_API_KEY without surrounding white space, or "" (nothing to
+// redact) when it is too short to be a key.
+func outputKey(lookupEnv func(string) (string, bool)) string {
 	key, _ := lookupEnv(mintlify.EnvAPIKey)
-	needles := keyNeedles(key)
-	rout, rerr := newRedactWriter(stdout, needles), newRedactWriter(stderr, needles)
+	if key = strings.TrimSpace(key); len(key) < minRedactedKey {
+		return ""
+	}
+	return key
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
+	key := outputKey(lookupEnv)
+	rout, rerr := redact.NewWriter(stdout, key), redact.NewWriter(stderr, key)
 	defer rout.Flush()
 	defer rerr.Flush()
 	a := &app{stdin: stdin, stdout: rout, stderr: rerr, rawStdout: stdout, rawStderr: stderr,
-		keyNeedles: needles, lookupEnv: lookupEnv, term: isTerminal(stderr)}
+		redactKey: key, lookupEnv: lookupEnv, term: isTerminal(stderr)}
 	stdout, stderr = rout, rerr
 	root := a.rootCommand()
 	root.SetArgs(args)
