@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -252,28 +251,3 @@ func requestID(h http.Header) string {
 	}
 	return ""
 }
-
-// parseRetryAfter reads both forms of Retry-After: delta seconds and an
-// HTTP date. A date in the past means "now" (0, true).
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	if v == "" {
-		return 0, false
-	}
-	secs, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-	if err == nil || errors.Is(err, strconv.ErrRange) {
-		// Too many digits for 64 bits is still a (very long) number of seconds.
-		if err != nil || secs > uint64(maxRetryAfter/time.Second) {
-			return maxRetryAfter, true
-		}
-		return time.Duration(secs) * time.Second, true
-	}
-	when, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return min(max(when.Sub(now), 0), maxRetryAfter), true
-}
-
-// maxRetryAfter caps absurd Retry-After values so the arithmetic never
-// overflows; the client never sleeps on anything near it anyway.
-const maxRetryAfter = 24 * time.Hour

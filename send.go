@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -250,6 +253,123 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	}
 	return info, nil
 }
+
+// maxResponseBody bounds a success body: the largest the API sends (a page
+// of 1,000 assistant turns) is well under a MiB.
+const maxResponseBody = 16 << 20
+
+var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
+
+func isDialError(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// retryableStatus lists the answers a GET may be retried on.
+func retryableStatus(code int) bool {
+	switch code {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// waitTooLong reports a Retry-After beyond what the client will sleep: the
+// caller gets the error at once, with APIError.RetryAfter to plan by.
+func waitTooLong(resp *http.Response, maxWait time.Duration) bool {
+	d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	return ok && d > maxWait
+}
+
+// idempotentPolicy retries GETs on network errors, malformed 2xx answers
+// and the retryable statuses. Once the context is done it stops and lets
+// the answer in hand, if any, be used. Inside a poller, an answer with a
+// Retry-After goes back to the poller, which owns the waits.
+func idempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
+	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if ctx.Err() != nil {
+			return false, nil
+		}
+		if err != nil {
+			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+		}
+		if ctx.Value(pollingKey{}) != nil && resp.Header.Get("Retry-After") != "" {
+			return false, nil
+		}
+		return retryableStatus(resp.StatusCode) && !waitTooLong(resp, maxWait), nil
+	}
+}
+
+// nonIdempotentPolicy retries POSTs only where the server cannot have acted:
+// a request of which no byte left (a refused connection, a failed TLS
+// handshake) and a 429 (the server refused it). Never a 5xx or a dropped
+// answer: that could create a second job.
+func nonIdempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
+	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if ctx.Err() != nil {
+			return false, nil
+		}
+		st := stateOf(ctx)
+		if err != nil {
+			if st == nil || st.mayHaveActed(err) {
+				return false, nil
+			}
+			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+		}
+		refused := resp.StatusCode == http.StatusTooManyRequests
+		if refused && st != nil {
+			st.refused.Store(true) // settled: the server did not act on this attempt
+		}
+		return refused && !waitTooLong(resp, maxWait), nil
+	}
+}
+
+// backoff waits as long as Retry-After asks (the policies have already
+// refused waits beyond the maximum), else a random time between minWait and
+// a ceiling that doubles with each attempt, so clients failing together do
+// not retry together.
+func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return min(d, maxWait)
+		}
+	}
+	ceiling := minWait
+	for i := 0; i <= attempt && ceiling < maxWait; i++ {
+		if ceiling > maxWait/2 {
+			ceiling = maxWait // doubling would pass the maximum (or overflow)
+			break
+		}
+		ceiling *= 2
+	}
+	return minWait + rand.N(ceiling-minWait+1)
+}
+
+// parseRetryAfter reads both forms of Retry-After: delta seconds and an
+// HTTP date. A date in the past means "now" (0, true).
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	secs, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+	if err == nil || errors.Is(err, strconv.ErrRange) {
+		// Too many digits for 64 bits is still a (very long) number of seconds.
+		if err != nil || secs > uint64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	when, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return min(max(when.Sub(now), 0), maxRetryAfter), true
+}
+
+// maxRetryAfter caps absurd Retry-After values so the arithmetic never
+// overflows; the client never sleeps on anything near it anyway.
+const maxRetryAfter = 24 * time.Hour
 
 // readSuccess decodes a 2xx body into out (nil: none is wanted) and checks
 // it (see checker), bounded in size and in time: a body that never ends is
