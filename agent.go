@@ -80,10 +80,15 @@ func (c *Client) CreateJob(ctx context.Context, prompt string) (*Job, error) {
 // An unknown job is [ErrNotFound]; an answer about another job is
 // [ErrMalformedResponse].
 func (c *Client) GetJob(ctx context.Context, jobID string) (*Job, error) {
+	return c.getJob(ctx, jobID, false)
+}
+
+// getJob is GetJob, also for a poller (see request.polling).
+func (c *Client) getJob(ctx context.Context, jobID string, polling bool) (*Job, error) {
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID)}
+	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID), polling: polling}
 	job, err := send[Job](ctx, c, r)
 	if err != nil {
 		return nil, err
@@ -140,6 +145,6 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 		return nil, err
 	}
 	return poll(ctx, c, fmt.Sprintf("job %q", jobID), func(ctx context.Context) (*Job, error) {
-		return c.GetJob(ctx, jobID)
+		return c.getJob(ctx, jobID, true)
 	}, func(j *Job) bool { return j.Status.Terminal() }, opts)
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
-	"github.com/hashicorp/go-retryablehttp"
 )
 
 // Version is the SDK's version, sent in the User-Agent header.
@@ -44,8 +43,13 @@ type Client struct {
 	cred       func() credential // a closure: no fmt verb or reflection can print the key
 	scrub      redact.Scrubber   // removes the key from any text
 	userAgent  []string
-	get, post  *retryablehttp.Client // the same transport, two retry policies
 	observer   func(context.Context, *Response)
+
+	// What every call's retry layer is built from (see newCall).
+	http                       *http.Client
+	logger                     any // a scrubbedLogger, or an untyped nil: log nothing
+	maxRetries                 int
+	retryWaitMin, retryWaitMax time.Duration
 
 	maxWalkRequests int // see WithMaxWalkRequests; < 1 is the default
 }
@@ -169,20 +173,6 @@ func NewClient(opts ...Option) (*Client, error) {
 	if cfg.logger != nil {
 		logger = scrubbedLogger{cfg.logger, scrub}
 	}
-	newRetrier := func(policy func(time.Duration) retryablehttp.CheckRetry) *retryablehttp.Client {
-		return &retryablehttp.Client{
-			HTTPClient:   hc,
-			Logger:       logger,
-			RetryWaitMin: cfg.retryWaitMin,
-			RetryWaitMax: cfg.retryWaitMax,
-			RetryMax:     cfg.maxRetries,
-			CheckRetry:   policy(cfg.retryWaitMax),
-			Backoff:      backoff,
-			ErrorHandler: retryablehttp.PassthroughErrorHandler,
-
-			RequestLogHook: startAttempt,
-		}
-	}
 
 	ua := "mintlify-go/" + Version
 	if cfg.userAgentSuffix != "" {
@@ -195,9 +185,13 @@ func NewClient(opts ...Option) (*Client, error) {
 		cred:       sealed(credential{key: cfg.apiKey, header: []string{"Bearer " + cfg.apiKey}}),
 		scrub:      scrub,
 		userAgent:  []string{ua},
-		get:        newRetrier(idempotentPolicy),
-		post:       newRetrier(nonIdempotentPolicy),
 		observer:   cfg.observer,
+
+		http:         hc,
+		logger:       logger,
+		maxRetries:   cfg.maxRetries,
+		retryWaitMin: cfg.retryWaitMin,
+		retryWaitMax: cfg.retryWaitMax,
 
 		maxWalkRequests: cfg.maxWalkRequests,
 	}, nil

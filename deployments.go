@@ -235,10 +235,15 @@ func (c *Client) TriggerPreview(ctx context.Context, branch string) (*Preview, e
 // answer without an _id or about another status ID, or with a status the
 // API does not document, is an error.
 func (c *Client) GetDeployment(ctx context.Context, statusID string) (*Deployment, error) {
+	return c.getDeployment(ctx, statusID, false)
+}
+
+// getDeployment is GetDeployment, also for a poller (see request.polling).
+func (c *Client) getDeployment(ctx context.Context, statusID string, polling bool) (*Deployment, error) {
 	if err := checkSegment("status ID", statusID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID)}
+	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), polling: polling}
 	w, err := send[deploymentWire](ctx, c, r)
 	if err != nil {
 		return nil, err
@@ -260,7 +265,7 @@ func (c *Client) PollDeployment(ctx context.Context, statusID string, opts ...Po
 		return nil, err
 	}
 	return poll(ctx, c, "deployment "+strconv.Quote(statusID),
-		func(ctx context.Context) (*Deployment, error) { return c.GetDeployment(ctx, statusID) },
+		func(ctx context.Context) (*Deployment, error) { return c.getDeployment(ctx, statusID, true) },
 		func(d *Deployment) bool { return d.Status.Terminal() },
 		opts)
 }

@@ -1,5 +1,24 @@
 package mintlify
 
+// The one request path every call goes through, in the order a call
+// meets it:
+//
+//   - request: what an endpoint asks for (method, path, body, the documented
+//     success status, whether it is retried like a GET, whether a poller
+//     sends it);
+//   - Client.do: build the HTTP request, run the attempts, and turn the
+//     final answer into a result or an error;
+//   - call: one call in flight, with its own go-retryablehttp client whose
+//     retry policy and attempt hook are the call's methods, so that every
+//     rule of a call is a field or a method here, never a context value;
+//   - the retry policy: which methods, statuses and errors are retried, and
+//     the no-duplicate rule for calls that create something;
+//   - backoff and Retry-After, and the cap on both;
+//   - reading a success (bounded, checked) or an error answer;
+//   - the errors of a call with no usable answer (ErrOutcomeUnknown,
+//     ErrMalformedResponse);
+//   - Client.Do, any API path through the same machinery.
+
 import (
 	"bytes"
 	"context"
@@ -36,6 +55,10 @@ type request struct {
 	// idempotent marks a POST that may be retried like a GET (it only
 	// mints a link, say). GETs are always idempotent.
 	idempotent bool
+	// polling marks a poller's read: an answer with a Retry-After goes
+	// back to the poller, which owns the waits, instead of being slept on
+	// here.
+	polling bool
 	// describe asks do for a Response even without an observer (Client.Do).
 	describe bool
 }
@@ -61,7 +84,7 @@ type Response struct {
 	Attempts int
 }
 
-// checker is implemented by result types with required fields: check
+// checker is implemented by wire types with required fields: check
 // reports a decoded answer that is not the documented object.
 type checker interface{ check() error }
 
@@ -73,98 +96,6 @@ func send[T any](ctx context.Context, c *Client, r request) (*T, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// decodeJSON decodes exactly one JSON value. Its errors never quote the
-// body: a proxy may have echoed the key into it.
-func decodeJSON(body io.Reader, v any) error {
-	dec := json.NewDecoder(body)
-	if err := dec.Decode(v); err != nil {
-		return describeJSONError(err)
-	}
-	if dec.More() {
-		return errors.New("more than one JSON value")
-	}
-	return nil
-}
-
-func describeJSONError(err error) error {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	var timeErr *time.ParseError
-	switch {
-	case errors.Is(err, io.EOF):
-		return errors.New("empty body")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("body ends early")
-	case errors.As(err, &syntax):
-		return fmt.Errorf("not JSON (at byte %d)", syntax.Offset)
-	case errors.As(err, &timeErr):
-		return errors.New("a date-time that is not RFC 3339") // its text quotes the value
-	case errors.As(err, &typ):
-		if typ.Field == "" {
-			return fmt.Errorf("a JSON %s where an object was expected", typ.Value)
-		}
-		return fmt.Errorf("field %s: a JSON %s where %s was expected", typ.Field, typ.Value, typ.Type)
-	case errors.Is(err, errBodyTooLarge):
-		return err
-	}
-	return fmt.Errorf("reading body: %w", err) // a network error: it quotes no content
-}
-
-// callState follows one call's attempts. The retry layer and the transport
-// report into it through the request's context; the transport may do so
-// from its own goroutines, hence the atomics.
-type callState struct {
-	attempts atomic.Int32
-	traced   atomic.Bool // the transport reports connection events (httptrace)
-	wrote    atomic.Bool // this attempt wrote request headers: the server may have acted
-	refused  atomic.Bool // this attempt was refused (429): the server did not act
-}
-
-type callStateKey struct{}
-
-func stateOf(ctx context.Context) *callState {
-	st, _ := ctx.Value(callStateKey{}).(*callState)
-	return st
-}
-
-// startAttempt is the retry layer's RequestLogHook: it runs before each
-// attempt.
-func startAttempt(_ retryablehttp.Logger, req *http.Request, _ int) {
-	if st := stateOf(req.Context()); st != nil {
-		st.attempts.Add(1)
-		st.traced.Store(false)
-		st.wrote.Store(false)
-		st.refused.Store(false)
-	}
-}
-
-// mayHaveActed reports whether the last attempt could have reached the
-// server without a clear answer. Transports that report connection
-// events say exactly whether any byte left; for others (a test double, a
-// custom RoundTripper) only a failed dial is known not to have sent
-// anything.
-func (st *callState) mayHaveActed(err error) bool {
-	if st.refused.Load() {
-		return false
-	}
-	var be *bodyError
-	if errors.As(err, &be) {
-		return true // a 2xx arrived: the server acted, its answer is lost
-	}
-	if st.traced.Load() {
-		return st.wrote.Load()
-	}
-	var ue *url.Error
-	return errors.As(err, &ue) && !isDialError(ue.Err)
-}
-
-func traceInto(ctx context.Context, st *callState) context.Context {
-	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GetConn:      func(string) { st.traced.Store(true) },
-		WroteHeaders: func() { st.wrote.Store(true) },
-	})
 }
 
 var jsonMediaType = []string{"application/json"}
@@ -184,23 +115,17 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, wrapOp("nothing sent", err)
 	}
-	// Following the attempts costs a few allocations: only calls that may
-	// create something, and calls whose answer is described, pay for it.
-	describe := r.describe || c.observer != nil
-	var st *callState
-	if describe || !r.retriedLikeGet() {
-		st = &callState{}
-		ctx = context.WithValue(ctx, callStateKey{}, st)
-		if !r.retriedLikeGet() {
-			ctx = traceInto(ctx, st)
-		}
+	cl := c.newCall(r)
+	sendCtx := ctx
+	if !r.retriedLikeGet() {
+		sendCtx = cl.traced(ctx)
 	}
 
 	var raw any // an untyped nil for no body: a nil []byte would still send one
 	if r.body != nil {
 		raw = r.body
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, target, raw)
+	req, err := retryablehttp.NewRequestWithContext(sendCtx, r.method, target, raw)
 	if err != nil {
 		return nil, c.redact(wrapOp("building request", err))
 	}
@@ -215,9 +140,11 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	if want == 0 {
 		want = http.StatusOK
 	}
+	// A 2xx is read inside the attempt, so that a body cut short or not the
+	// documented object can be retried like a network error.
 	req.SetResponseHandler(func(resp *http.Response) error {
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			return nil // call turns the final one into an *APIError
+			return nil // the final one becomes an *APIError below
 		}
 		if want > 0 && resp.StatusCode != want {
 			return &bodyError{status: resp.StatusCode, err: fmt.Errorf("the documented success status is %d", want)}
@@ -228,41 +155,116 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		return c.scrubCause(readSuccess(ctx, resp, out))
 	})
 
-	retrier := c.post
-	if r.retriedLikeGet() {
-		retrier = c.get
-	}
-	// Only the final answer counts: the retry layer drains and closes the
-	// others.
-	resp, err := retrier.Do(req)
+	// The attempts. Only the final answer counts: the retry layer drains
+	// and closes the others.
+	resp, err := cl.retry.Do(req)
 	if resp != nil {
 		defer resp.Body.Close()
 	}
 	var info *Response
-	if describe {
-		info = c.describe(r.method, target[len(c.baseURL):], st, resp)
+	if r.describe || c.observer != nil {
+		info = c.describe(r.method, target[len(c.baseURL):], cl, resp)
 		if c.observer != nil {
 			c.observer(ctx, info)
 		}
 	}
 	switch {
 	case err != nil:
-		return info, c.redact(c.sendError(r, st, err))
+		return info, c.redact(c.sendError(cl, err))
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		return info, c.apiError(ctx, r, resp)
 	}
 	return info, nil
 }
 
-// maxResponseBody bounds a success body: the largest the API sends (a page
-// of 1,000 assistant turns) is well under a MiB.
-const maxResponseBody = 16 << 20
+// call is one call in flight: its request, its own retry layer, and what
+// the retry layer and the transport report about its attempts (the
+// transport may report from its own goroutines, hence the atomics).
+type call struct {
+	r request
+	// retry is a go-retryablehttp client of this call alone, with the
+	// client's transport, logger and bounds; its CheckRetry and
+	// RequestLogHook are this call's policy and startAttempt.
+	retry   retryablehttp.Client
+	maxWait time.Duration // the longest wait slept on, Retry-After included
 
-var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
+	attempts atomic.Int32
+	sawConn  atomic.Bool // the transport reports connection events (httptrace)
+	wrote    atomic.Bool // this attempt wrote request headers: the server may have acted
+	refused  atomic.Bool // this attempt was refused (429): the server did not act
+}
 
-func isDialError(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
+func (c *Client) newCall(r request) *call {
+	cl := &call{r: r, maxWait: c.retryWaitMax}
+	cl.retry = retryablehttp.Client{
+		HTTPClient:     c.http,
+		Logger:         c.logger,
+		RetryWaitMin:   c.retryWaitMin,
+		RetryWaitMax:   c.retryWaitMax,
+		RetryMax:       c.maxRetries,
+		CheckRetry:     cl.policy,
+		Backoff:        backoff,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		RequestLogHook: cl.startAttempt,
+	}
+	return cl
+}
+
+// traced follows the connection events of the call's attempts, which tell
+// a request that never left from one the server may have acted on. Only
+// calls that may create something need to know; the others skip the cost.
+func (cl *call) traced(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GetConn:      func(string) { cl.sawConn.Store(true) },
+		WroteHeaders: func() { cl.wrote.Store(true) },
+	})
+}
+
+// startAttempt is the retry layer's RequestLogHook: it runs before each
+// attempt.
+func (cl *call) startAttempt(retryablehttp.Logger, *http.Request, int) {
+	cl.attempts.Add(1)
+	cl.sawConn.Store(false)
+	cl.wrote.Store(false)
+	cl.refused.Store(false)
+}
+
+// policy is the retry layer's CheckRetry: whether the attempt that ended
+// with resp or err is tried again. Once the context is done it stops and
+// lets the answer in hand, if any, be used.
+//
+// Calls retried like a GET are retried on network errors, malformed 2xx
+// answers and the retryable statuses; a poller's read hands an answer with
+// a Retry-After back to the poller. Calls that may create something are
+// retried only where the server cannot have acted: a request of which no
+// byte left (a refused connection, a failed TLS handshake) and a 429 (the
+// server refused it). Never a 5xx or a dropped answer: that could create a
+// second job. Either way, a Retry-After longer than the maximum wait is not
+// slept on: the caller gets the answer at once.
+func (cl *call) policy(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, nil
+	}
+	if cl.r.retriedLikeGet() {
+		switch {
+		case err != nil:
+			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+		case cl.r.polling && resp.Header.Get("Retry-After") != "":
+			return false, nil
+		}
+		return retryableStatus(resp.StatusCode) && !cl.waitTooLong(resp), nil
+	}
+	if err != nil {
+		if cl.mayHaveActed(err) {
+			return false, nil
+		}
+		return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+	}
+	refused := resp.StatusCode == http.StatusTooManyRequests
+	if refused {
+		cl.refused.Store(true) // settled: the server did not act on this attempt
+	}
+	return refused && !cl.waitTooLong(resp), nil
 }
 
 // retryableStatus lists the answers a GET may be retried on.
@@ -275,54 +277,36 @@ func retryableStatus(code int) bool {
 	return false
 }
 
+// mayHaveActed reports whether the last attempt could have reached the
+// server without a clear answer. Transports that report connection
+// events say exactly whether any byte left; for others (a test double, a
+// custom RoundTripper) only a failed dial is known not to have sent
+// anything.
+func (cl *call) mayHaveActed(err error) bool {
+	if cl.refused.Load() {
+		return false
+	}
+	var be *bodyError
+	if errors.As(err, &be) {
+		return true // a 2xx arrived: the server acted, its answer is lost
+	}
+	if cl.sawConn.Load() {
+		return cl.wrote.Load()
+	}
+	var ue *url.Error
+	return errors.As(err, &ue) && !isDialError(ue.Err)
+}
+
+func isDialError(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
 // waitTooLong reports a Retry-After beyond what the client will sleep: the
 // caller gets the error at once, with APIError.RetryAfter to plan by.
-func waitTooLong(resp *http.Response, maxWait time.Duration) bool {
+func (cl *call) waitTooLong(resp *http.Response) bool {
 	d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-	return ok && d > maxWait
-}
-
-// idempotentPolicy retries GETs on network errors, malformed 2xx answers
-// and the retryable statuses. Once the context is done it stops and lets
-// the answer in hand, if any, be used. Inside a poller, an answer with a
-// Retry-After goes back to the poller, which owns the waits.
-func idempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
-	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-		if ctx.Err() != nil {
-			return false, nil
-		}
-		if err != nil {
-			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
-		}
-		if ctx.Value(pollingKey{}) != nil && resp.Header.Get("Retry-After") != "" {
-			return false, nil
-		}
-		return retryableStatus(resp.StatusCode) && !waitTooLong(resp, maxWait), nil
-	}
-}
-
-// nonIdempotentPolicy retries POSTs only where the server cannot have acted:
-// a request of which no byte left (a refused connection, a failed TLS
-// handshake) and a 429 (the server refused it). Never a 5xx or a dropped
-// answer: that could create a second job.
-func nonIdempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
-	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-		if ctx.Err() != nil {
-			return false, nil
-		}
-		st := stateOf(ctx)
-		if err != nil {
-			if st == nil || st.mayHaveActed(err) {
-				return false, nil
-			}
-			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
-		}
-		refused := resp.StatusCode == http.StatusTooManyRequests
-		if refused && st != nil {
-			st.refused.Store(true) // settled: the server did not act on this attempt
-		}
-		return refused && !waitTooLong(resp, maxWait), nil
-	}
+	return ok && d > cl.maxWait
 }
 
 // backoff waits as long as Retry-After asks (the policies have already
@@ -370,6 +354,12 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 // maxRetryAfter caps absurd Retry-After values so the arithmetic never
 // overflows; the client never sleeps on anything near it anyway.
 const maxRetryAfter = 24 * time.Hour
+
+// maxResponseBody bounds a success body: the largest the API sends (a page
+// of 1,000 assistant turns) is well under a MiB.
+const maxResponseBody = 16 << 20
+
+var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
 
 // readSuccess decodes a 2xx body into out (nil: none is wanted) and checks
 // it (see checker), bounded in size and in time: a body that never ends is
@@ -435,6 +425,43 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// decodeJSON decodes exactly one JSON value. Its errors never quote the
+// body: a proxy may have echoed the key into it.
+func decodeJSON(body io.Reader, v any) error {
+	dec := json.NewDecoder(body)
+	if err := dec.Decode(v); err != nil {
+		return describeJSONError(err)
+	}
+	if dec.More() {
+		return errors.New("more than one JSON value")
+	}
+	return nil
+}
+
+func describeJSONError(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var timeErr *time.ParseError
+	switch {
+	case errors.Is(err, io.EOF):
+		return errors.New("empty body")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("body ends early")
+	case errors.As(err, &syntax):
+		return fmt.Errorf("not JSON (at byte %d)", syntax.Offset)
+	case errors.As(err, &timeErr):
+		return errors.New("a date-time that is not RFC 3339") // its text quotes the value
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return fmt.Errorf("a JSON %s where an object was expected", typ.Value)
+		}
+		return fmt.Errorf("field %s: a JSON %s where %s was expected", typ.Field, typ.Value, typ.Type)
+	case errors.Is(err, errBodyTooLarge):
+		return err
+	}
+	return fmt.Errorf("reading body: %w", err) // a network error: it quotes no content
+}
+
 // apiError reads a non-2xx answer. A 1xx (a 101 Switching Protocols that
 // hands over the raw connection, say) has no body to read: it is closed
 // unread, so a server holding it open cannot hold the call.
@@ -462,9 +489,9 @@ func gatewayMayHaveActed(code int) bool {
 }
 
 // describe sums up a call's final answer, resp (nil if none arrived).
-func (c *Client) describe(method, path string, st *callState, resp *http.Response) *Response {
+func (c *Client) describe(method, path string, cl *call, resp *http.Response) *Response {
 	// The path carries a server's cursor, which may echo the key.
-	info := &Response{Method: method, Path: c.scrub(path, false), Attempts: int(st.attempts.Load())}
+	info := &Response{Method: method, Path: c.scrub(path, false), Attempts: int(cl.attempts.Load())}
 	if resp != nil {
 		info.StatusCode = resp.StatusCode
 		info.Header = c.redactHeader(resp.Header)
@@ -473,12 +500,14 @@ func (c *Client) describe(method, path string, st *callState, resp *http.Respons
 	return info
 }
 
-// sendError classifies a failure with no usable API answer. For a POST it
-// decides whether the server may have acted (ErrOutcomeUnknown).
-func (c *Client) sendError(r request, st *callState, err error) error {
+// sendError classifies a failure with no usable API answer. For a call
+// that may create something it decides whether the server may have acted
+// (ErrOutcomeUnknown).
+func (c *Client) sendError(cl *call, err error) error {
+	r := &cl.r
 	var be *bodyError
 	malformed := errors.As(err, &be)
-	if !r.retriedLikeGet() && st.mayHaveActed(err) {
+	if !r.retriedLikeGet() && cl.mayHaveActed(err) {
 		return &outcomeError{err: err}
 	}
 	if malformed {

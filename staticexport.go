@@ -213,10 +213,16 @@ func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*
 // without a jobId or about another job, or with a status the API does not
 // document, is an error.
 func (c *Client) GetStaticExport(ctx context.Context, jobID string) (*StaticExport, error) {
+	return c.getStaticExport(ctx, jobID, false)
+}
+
+// getStaticExport is GetStaticExport, also for a poller (see
+// request.polling).
+func (c *Client) getStaticExport(ctx context.Context, jobID string, polling bool) (*StaticExport, error) {
 	if err := checkSegment("static export job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID)}
+	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), polling: polling}
 	w, err := send[staticExportWire](ctx, c, r)
 	if err != nil {
 		return nil, err
@@ -236,7 +242,7 @@ func (c *Client) PollStaticExport(ctx context.Context, jobID string, opts ...Pol
 		return nil, err
 	}
 	return poll(ctx, c, "static export "+strconv.Quote(jobID),
-		func(ctx context.Context) (*StaticExport, error) { return c.GetStaticExport(ctx, jobID) },
+		func(ctx context.Context) (*StaticExport, error) { return c.getStaticExport(ctx, jobID, true) },
 		func(e *StaticExport) bool { return e.Status.Terminal() },
 		opts)
 }
