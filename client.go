@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
+	"github.com/hashicorp/go-retryablehttp"
 )
 
 // Version is the SDK's version, sent in the User-Agent header.
@@ -45,7 +46,9 @@ type Client struct {
 	userAgent  []string
 	observer   func(context.Context, *Response)
 
-	// What every call's retry layer is built from (see newCall).
+	// What every call's retry layer is built from (see retrier), and the
+	// retry layers of the reads that follow no attempt: [polling].
+	readers                    [2]*retryablehttp.Client
 	http                       *http.Client
 	logger                     any // a scrubbedLogger, or an untyped nil: log nothing
 	maxRetries                 int
@@ -178,7 +181,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	if cfg.userAgentSuffix != "" {
 		ua += " " + cfg.userAgentSuffix
 	}
-	return &Client{
+	c := &Client{
 		baseURL:    base,
 		projectID:  cfg.projectID,
 		projectSeg: url.PathEscape(cfg.projectID),
@@ -194,7 +197,11 @@ func NewClient(opts ...Option) (*Client, error) {
 		retryWaitMax: cfg.retryWaitMax,
 
 		maxWalkRequests: cfg.maxWalkRequests,
-	}, nil
+	}
+	for polling := range c.readers {
+		c.readers[polling] = c.retrier(readPolicy(cfg.retryWaitMax, polling == 1), nil)
+	}
+	return c, nil
 }
 
 // refuseRedirect returns a redirect as the answer instead of following it:

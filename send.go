@@ -8,11 +8,13 @@ package mintlify
 //     sends it);
 //   - Client.do: build the HTTP request, run the attempts, and turn the
 //     final answer into a result or an error;
-//   - call: one call in flight, with its own go-retryablehttp client whose
-//     retry policy and attempt hook are the call's methods, so that every
-//     rule of a call is a field or a method here, never a context value;
-//   - the retry policy: which methods, statuses and errors are retried, and
-//     the no-duplicate rule for calls that create something;
+//   - the retry layer (go-retryablehttp): a call whose attempts are
+//     followed has one of its own, whose attempt hook and policy are the
+//     call's methods; reads that nobody follows share the client's. Every
+//     rule of a call is a field of its request or a function here, never a
+//     context value;
+//   - the retry policies: which methods, statuses and errors are retried,
+//     and the no-duplicate rule for calls that create something;
 //   - backoff and Retry-After, and the cap on both;
 //   - reading a success (bounded, checked) or an error answer;
 //   - the errors of a call with no usable answer (ErrOutcomeUnknown,
@@ -108,17 +110,19 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	if err := c.ready(ctx); err != nil {
 		return nil, err
 	}
-	target := c.baseURL + strings.ReplaceAll(r.path, "{projectId}", c.projectSeg)
-	if r.query != "" {
-		target += "?" + r.query
-	}
+	target := c.url(r)
 	if err := ctx.Err(); err != nil {
 		return nil, wrapOp("nothing sent", err)
 	}
-	cl := c.newCall(r)
-	sendCtx := ctx
-	if !r.retriedLikeGet() {
-		sendCtx = cl.traced(ctx)
+	// The retry layer: a read whose attempts nobody follows shares one of
+	// the client's; any other call gets one of its own (see call).
+	retry, cl, sendCtx := c.readers[boolIndex(r.polling)], (*call)(nil), ctx
+	if !r.retriedLikeGet() || r.describe || c.observer != nil {
+		cl = c.newCall(&r)
+		retry = cl.retry
+		if !r.retriedLikeGet() {
+			sendCtx = cl.traced(ctx)
+		}
 	}
 
 	var raw any // an untyped nil for no body: a nil []byte would still send one
@@ -157,7 +161,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 
 	// The attempts. Only the final answer counts: the retry layer drains
 	// and closes the others.
-	resp, err := cl.retry.Do(req)
+	resp, err := retry.Do(req)
 	if resp != nil {
 		defer resp.Body.Close()
 	}
@@ -170,22 +174,37 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	}
 	switch {
 	case err != nil:
-		return info, c.redact(c.sendError(cl, err))
+		return info, c.redact(c.sendError(&r, cl, err))
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		return info, c.apiError(ctx, r, resp)
 	}
 	return info, nil
 }
 
-// call is one call in flight: its request, its own retry layer, and what
-// the retry layer and the transport report about its attempts (the
-// transport may report from its own goroutines, hence the atomics).
+// url is r's absolute URL, "{projectId}" replaced by the client's
+// project, built with one allocation.
+func (c *Client) url(r request) string {
+	path, seg, rest, sep := r.path, "", "", ""
+	if before, after, found := strings.Cut(r.path, "{projectId}"); found {
+		path, seg, rest = before, c.projectSeg, strings.ReplaceAll(after, "{projectId}", c.projectSeg)
+	}
+	if r.query != "" {
+		sep = "?"
+	}
+	return c.baseURL + path + seg + rest + sep + r.query
+}
+
+// call is one call whose attempts are followed: one that may create
+// something (to tell whether the server may have acted), or whose answer
+// is described (to count its attempts). It has a retry layer of its own,
+// whose RequestLogHook is the call's startAttempt and, for a call that may
+// create something, whose CheckRetry is the call's createPolicy; the
+// transport and the retry layer report into it, the transport from its own
+// goroutines, hence the atomics. Reads that nobody follows share the
+// client's read retriers instead: a retry layer per call costs them about
+// 8% of a GetJob, and their policy needs nothing of the call.
 type call struct {
-	r request
-	// retry is a go-retryablehttp client of this call alone, with the
-	// client's transport, logger and bounds; its CheckRetry and
-	// RequestLogHook are this call's policy and startAttempt.
-	retry   retryablehttp.Client
+	retry   *retryablehttp.Client
 	maxWait time.Duration // the longest wait slept on, Retry-After included
 
 	attempts atomic.Int32
@@ -194,20 +213,37 @@ type call struct {
 	refused  atomic.Bool // this attempt was refused (429): the server did not act
 }
 
-func (c *Client) newCall(r request) *call {
-	cl := &call{r: r, maxWait: c.retryWaitMax}
-	cl.retry = retryablehttp.Client{
+func (c *Client) newCall(r *request) *call {
+	cl := &call{maxWait: c.retryWaitMax}
+	policy := c.readers[boolIndex(r.polling)].CheckRetry
+	if !r.retriedLikeGet() {
+		policy = cl.createPolicy
+	}
+	cl.retry = c.retrier(policy, cl.startAttempt)
+	return cl
+}
+
+// retrier is a go-retryablehttp client with the client's transport, logger
+// and bounds, the policy and the hook run before each attempt (if any).
+func (c *Client) retrier(policy retryablehttp.CheckRetry, hook retryablehttp.RequestLogHook) *retryablehttp.Client {
+	return &retryablehttp.Client{
 		HTTPClient:     c.http,
 		Logger:         c.logger,
 		RetryWaitMin:   c.retryWaitMin,
 		RetryWaitMax:   c.retryWaitMax,
 		RetryMax:       c.maxRetries,
-		CheckRetry:     cl.policy,
+		CheckRetry:     policy,
 		Backoff:        backoff,
 		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
-		RequestLogHook: cl.startAttempt,
+		RequestLogHook: hook,
 	}
-	return cl
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // traced follows the connection events of the call's attempts, which tell
@@ -229,42 +265,48 @@ func (cl *call) startAttempt(retryablehttp.Logger, *http.Request, int) {
 	cl.refused.Store(false)
 }
 
-// policy is the retry layer's CheckRetry: whether the attempt that ended
-// with resp or err is tried again. Once the context is done it stops and
-// lets the answer in hand, if any, be used.
-//
-// Calls retried like a GET are retried on network errors, malformed 2xx
-// answers and the retryable statuses; a poller's read hands an answer with
-// a Retry-After back to the poller. Calls that may create something are
-// retried only where the server cannot have acted: a request of which no
-// byte left (a refused connection, a failed TLS handshake) and a 429 (the
-// server refused it). Never a 5xx or a dropped answer: that could create a
-// second job. Either way, a Retry-After longer than the maximum wait is not
-// slept on: the caller gets the answer at once.
-func (cl *call) policy(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		return false, nil
-	}
-	if cl.r.retriedLikeGet() {
+// The retry policies decide whether the attempt that ended with resp or
+// err is tried again. Once the context is done they stop and let the
+// answer in hand, if any, be used; a Retry-After longer than the maximum
+// wait is not slept on: the caller gets the answer at once.
+
+// readPolicy is the policy of calls retried like a GET: they are retried
+// on network errors, malformed 2xx answers and the retryable statuses. A
+// poller's read (polling) hands an answer with a Retry-After back to the
+// poller, which owns the waits.
+func readPolicy(maxWait time.Duration, polling bool) retryablehttp.CheckRetry {
+	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 		switch {
+		case ctx.Err() != nil:
+			return false, nil
 		case err != nil:
 			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
-		case cl.r.polling && resp.Header.Get("Retry-After") != "":
+		case polling && resp.Header.Get("Retry-After") != "":
 			return false, nil
 		}
-		return retryableStatus(resp.StatusCode) && !cl.waitTooLong(resp), nil
+		return retryableStatus(resp.StatusCode) && !waitTooLong(resp, maxWait), nil
 	}
-	if err != nil {
-		if cl.mayHaveActed(err) {
-			return false, nil
-		}
+}
+
+// createPolicy is the policy of a call that may create something: it is
+// retried only where the server cannot have acted, a request of which no
+// byte left (a refused connection, a failed TLS handshake) and a 429 (the
+// server refused it). Never a 5xx or a dropped answer: that could create a
+// second job.
+func (cl *call) createPolicy(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	switch {
+	case ctx.Err() != nil:
+		return false, nil
+	case err != nil && cl.mayHaveActed(err):
+		return false, nil
+	case err != nil:
 		return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
 	}
 	refused := resp.StatusCode == http.StatusTooManyRequests
 	if refused {
 		cl.refused.Store(true) // settled: the server did not act on this attempt
 	}
-	return refused && !cl.waitTooLong(resp), nil
+	return refused && !waitTooLong(resp, cl.maxWait), nil
 }
 
 // retryableStatus lists the answers a GET may be retried on.
@@ -304,9 +346,9 @@ func isDialError(err error) bool {
 
 // waitTooLong reports a Retry-After beyond what the client will sleep: the
 // caller gets the error at once, with APIError.RetryAfter to plan by.
-func (cl *call) waitTooLong(resp *http.Response) bool {
+func waitTooLong(resp *http.Response, maxWait time.Duration) bool {
 	d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-	return ok && d > cl.maxWait
+	return ok && d > maxWait
 }
 
 // backoff waits as long as Retry-After asks (the policies have already
@@ -394,6 +436,9 @@ func readSuccess(ctx context.Context, resp *http.Response, out any) error {
 // proxy filled with the key), so that no error of the chain shows the key
 // to a reporter that walks it.
 func (c *Client) scrubCause(err error) error {
+	if err == nil {
+		return nil
+	}
 	var be *bodyError
 	if errors.As(err, &be) {
 		if msg := be.err.Error(); c.scrub(msg, false) != msg {
@@ -503,8 +548,7 @@ func (c *Client) describe(method, path string, cl *call, resp *http.Response) *R
 // sendError classifies a failure with no usable API answer. For a call
 // that may create something it decides whether the server may have acted
 // (ErrOutcomeUnknown).
-func (c *Client) sendError(cl *call, err error) error {
-	r := &cl.r
+func (c *Client) sendError(r *request, cl *call, err error) error {
 	var be *bodyError
 	malformed := errors.As(err, &be)
 	if !r.retriedLikeGet() && cl.mayHaveActed(err) {
