@@ -29,7 +29,6 @@ import (
 	"hash/maphash"
 	"iter"
 	"math"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -127,35 +126,9 @@ func (e *WalkError) shown(s string) string {
 // Unwrap gives the cause to errors.Is and errors.As.
 func (e *WalkError) Unwrap() error { return e.Err }
 
-// pager describes one list route to the walker: W is its wire answer, P
-// the page users see, R a row.
-type pager[W, P, R any] struct {
-	path string
-	// cursorPaged routes follow next's cursor; offset routes add the rows
-	// received to the offset.
-	cursorPaged bool
-	page        func(*W) *P
-	rows        func(*P) *[]R
-	// next says whether more pages follow, and from which cursor ("" on
-	// offset routes).
-	next func(*P) (cursor string, more bool)
-	// key is a row's identity, hashed with the walk's seed (see
-	// recentKeys).
-	key func(maphash.Seed, R) uint64
-}
-
-// get sends one page request: the shared parameters q plus the position.
-func (pg *pager[W, P, R]) get(ctx context.Context, c *Client, q string, at position) (*P, error) {
-	w, err := send[W](ctx, c, request{method: http.MethodGet, path: pg.path, query: at.appendTo(q)})
-	if err != nil {
-		return nil, err
-	}
-	return pg.page(w), nil
-}
-
-// pages walks the route from start with the encoded parameters q. invalid,
+// walk walks the route from start with the encoded parameters q. invalid,
 // when set, is yielded before any request.
-func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start position, invalid error) iter.Seq2[*P, error] {
+func (rt *route[W, P, R]) walk(ctx context.Context, c *Client, q string, start position, invalid error) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
 		if invalid == nil {
 			invalid = c.ready(ctx) // a nil context, a nil or zero Client: before any request, not a WalkError
@@ -177,7 +150,7 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 		}
 		seen := newRecentKeys(dedupWindow)
 		var cursors *recentKeys
-		if pg.cursorPaged {
+		if rt.cursorPaged {
 			cursors = newRecentKeys(cursorWindow)
 			if at.cursor != "" {
 				cursors.check(maphash.String(cursors.seed, at.cursor))
@@ -193,27 +166,27 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 				fail(err)
 				return
 			}
-			page, err := pg.get(ctx, c, q, at)
+			page, err := rt.fetch(ctx, c, q, at)
 			if err != nil {
 				fail(err)
 				return
 			}
-			rows := pg.rows(page)
+			rows := rt.rows(page)
 			received := len(*rows)
-			fresh := dropSeen(rows, seen, pg.key)
-			cursor, more := pg.next(page)
+			fresh := dropSeen(rows, seen, rt.key)
+			cursor, more := rt.next(page)
 			if !yield(page, nil) || !more {
 				return
 			}
 			switch {
-			case pg.cursorPaged && cursor == "":
+			case rt.cursorPaged && cursor == "":
 				fail(errors.New("the page says more follow but gives no cursor"))
 				return
-			case pg.cursorPaged && cursors.check(maphash.String(cursors.seed, cursor)):
+			case rt.cursorPaged && cursors.check(maphash.String(cursors.seed, cursor)):
 				at.cursor = cursor
 				fail(errors.New("the server sent a cursor this walk already followed"))
 				return
-			case pg.cursorPaged:
+			case rt.cursorPaged:
 				at.cursor = cursor
 			case received == 0:
 				fail(errors.New("the page is empty but says more follow"))
@@ -227,15 +200,15 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 			if fresh > 0 {
 				stalled = 0
 			} else if stalled++; stalled == maxStalledPages {
-				fail(fmt.Errorf("%d pages in a row held no new row: is the %s ignored?", stalled, pg.positionName()))
+				fail(fmt.Errorf("%d pages in a row held no new row: is the %s ignored?", stalled, rt.positionName()))
 				return
 			}
 		}
 	}
 }
 
-func (pg *pager[W, P, R]) positionName() string {
-	if pg.cursorPaged {
+func (rt *route[W, P, R]) positionName() string {
+	if rt.cursorPaged {
 		return "cursor"
 	}
 	return "offset"

@@ -1,15 +1,11 @@
 package mintlify
 
 import (
-	"cmp"
 	"context"
 	"hash/maphash"
 	"iter"
 	"time"
 )
-
-// maxVisitorsLimit is the largest page the visitors route serves.
-const maxVisitorsLimit = 250
 
 // VisitorsParams selects the rows of the visitors export. The zero value
 // asks for the server's default date range, from the first row.
@@ -29,11 +25,8 @@ type VisitorsParams struct {
 	Offset int
 }
 
-func (p VisitorsParams) encode() (string, error) {
-	if err := validateOffset(p.Offset); err != nil {
-		return "", err
-	}
-	return encodeQuery(p.DateFrom, p.DateTo, p.Limit, maxVisitorsLimit, "", nil)
+func (p VisitorsParams) params() params {
+	return params{from: p.DateFrom, to: p.DateTo, limit: p.Limit, at: position{offset: p.Offset}}
 }
 
 // VisitorCounts are distinct visitors by kind of traffic. Total counts a
@@ -66,26 +59,24 @@ type VisitorsPage struct {
 
 // wireVisitorsPage is the visitors answer as sent, checked by send.
 type wireVisitorsPage struct {
-	Totals  wireCounts  `json:"totals"`
-	Rows    visitorRows `json:"visitors"`
-	HasMore jsonBool    `json:"hasMore"`
+	Totals  *wireCounts      `json:"totals"`
+	Rows    []wirePathCounts `json:"visitors"`
+	HasMore jsonBool         `json:"hasMore"`
 }
 
 func (w *wireVisitorsPage) check() error {
-	return checkTraffic(w.Totals, w.Rows != nil, w.HasMore, "visitors")
+	return checkTraffic(w.Totals, w.Rows, w.HasMore, "visitors")
 }
 
-type visitorRows []PathVisitors
-
-func (r *visitorRows) UnmarshalJSON(b []byte) error {
-	return decodeRows((*[]PathVisitors)(r), b, decodePathCounts)
-}
-
-var visitorsPager = &pager[wireVisitorsPage, VisitorsPage, PathVisitors]{
-	path: analyticsPath + "visitors",
+var visitorsRoute = &route[wireVisitorsPage, VisitorsPage, PathVisitors]{
+	path:     "visitors",
+	maxLimit: 250,
 	page: func(w *wireVisitorsPage) *VisitorsPage {
-		t := w.Totals
-		return &VisitorsPage{Totals: VisitorCounts{t.Human.n, t.AI.n, t.Total.n}, Visitors: w.Rows, HasMore: w.HasMore.v}
+		p := &VisitorsPage{Totals: w.Totals.counts(), Visitors: make([]PathVisitors, len(w.Rows)), HasMore: w.HasMore.v}
+		for i := range w.Rows {
+			p.Visitors[i] = w.Rows[i].visitors()
+		}
+		return p
 	},
 	rows: func(p *VisitorsPage) *[]PathVisitors { return &p.Visitors },
 	next: func(p *VisitorsPage) (string, bool) { return "", p.HasMore },
@@ -98,11 +89,7 @@ var visitorsPager = &pager[wireVisitorsPage, VisitorsPage, PathVisitors]{
 // everything use [Client.VisitorPages] or [Client.Visitors], which ask for
 // the largest pages.
 func (c *Client) GetVisitors(ctx context.Context, p VisitorsParams) (*VisitorsPage, error) {
-	q, err := p.encode()
-	if err != nil {
-		return nil, err
-	}
-	return visitorsPager.get(ctx, c, q, position{offset: p.Offset})
+	return visitorsRoute.get(ctx, c, p.params())
 }
 
 // VisitorPages walks the visitors export page by page from p.Offset (GET
@@ -120,9 +107,7 @@ func (c *Client) GetVisitors(ctx context.Context, p VisitorsParams) (*VisitorsPa
 // [WithMaxWalkRequests]). See [Client.Visitors] for what happens when the
 // data change during a walk.
 func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*VisitorsPage, error] {
-	p.Limit = cmp.Or(p.Limit, maxVisitorsLimit)
-	q, err := p.encode()
-	return visitorsPager.pages(ctx, c, q, position{offset: p.Offset}, err)
+	return visitorsRoute.pages(ctx, c, p.params())
 }
 
 // Visitors walks every row of the visitors export from p.Offset, in the
@@ -141,5 +126,5 @@ func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*
 // than that, so its memory does not grow with the export. No client can
 // bring back a row the server never sent.
 func (c *Client) Visitors(ctx context.Context, p VisitorsParams) iter.Seq2[PathVisitors, error] {
-	return rowsOf(c.VisitorPages(ctx, p), visitorsPager.rows)
+	return visitorsRoute.all(ctx, c, p.params())
 }
