@@ -9,11 +9,12 @@ import (
 	"unicode"
 )
 
-// AutomationRun is a queued run of an automation.
+// AutomationRun is a queued run of an automation. It marshals as the API
+// sends it.
 type AutomationRun struct {
-	AutomationID string // the automation triggered (the API's schemaId)
-	RunID        string // the run, as the dashboard's run history shows it (instanceId)
-	JobID        string // the background job processing the run
+	AutomationID string `json:"schemaId"`   // the automation triggered
+	RunID        string `json:"instanceId"` // the run, as the dashboard's run history shows it
+	JobID        string `json:"jobId"`      // the background job processing the run
 }
 
 type automationRunWire struct {

@@ -35,6 +35,10 @@ func (s DeploymentStatus) documented() bool {
 
 // Deployment is the state of a deployment or a preview, as the status route
 // reports it. Fields the service leaves out or sends as null stay zero.
+//
+// It marshals as the API sends it: ID as _id, the changed files under
+// commit.filesChanged, a zero time and a nil Author as null, a nil list as
+// [].
 type Deployment struct {
 	ID        string // the status ID that TriggerDeployment or TriggerPreview returned
 	ProjectID string
@@ -45,9 +49,9 @@ type Deployment struct {
 	Summary   string
 	Subdomain string   // of the docs site deployed
 	Logs      []string // the build log so far, a line per entry; it grows as the deployment runs
-	// CreatedAt and EndedAt are zero when absent or not RFC 3339 (the
-	// vendor documents them as plain strings); EndedAt is zero until the
-	// deployment ends.
+	// CreatedAt and EndedAt are zero when absent or in a form the SDK
+	// cannot read (the vendor documents them as plain strings); EndedAt is
+	// zero until the deployment ends.
 	CreatedAt, EndedAt time.Time
 	Author             *DeploymentAuthor // nil when the service sends none
 	Commit             DeploymentCommit
@@ -55,25 +59,42 @@ type Deployment struct {
 	Screenshot, ScreenshotLight, ScreenshotDark string
 }
 
+// MarshalJSON writes the deployment as the API does.
+func (d Deployment) MarshalJSON() ([]byte, error) { return marshalWire(d.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (d *Deployment) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, d, (*deploymentWire).deployment)
+}
+
 // DeploymentAuthor is who made the commit a deployment built.
 type DeploymentAuthor struct {
-	Name         string
-	AvatarURL    string
-	GitHubUserID int64 // 0 when absent
+	Name         string `json:"name"`
+	AvatarURL    string `json:"avatarUrl"`
+	GitHubUserID int64  `json:"githubUserId"` // 0 when absent
 }
 
 // DeploymentCommit is the commit a deployment built, with the paths it
-// added, modified and removed.
+// added, modified and removed. It marshals as the API sends it, the paths
+// under filesChanged.
 type DeploymentCommit struct {
 	SHA, Ref, Message        string
 	Added, Modified, Removed []string
 }
 
+// MarshalJSON writes the commit as the API does.
+func (c DeploymentCommit) MarshalJSON() ([]byte, error) { return marshalWire(c.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *DeploymentCommit) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, c, (*commitWire).commit)
+}
+
 // Preview is a queued preview deployment: follow StatusID with
 // PollDeployment; the site will be at URL.
 type Preview struct {
-	StatusID string
-	URL      string // the same for every preview of one branch
+	StatusID string `json:"statusId"`
+	URL      string `json:"previewUrl"` // the same for every preview of one branch
 }
 
 // deploymentWire is the status route's answer as sent; required fields are
@@ -81,8 +102,8 @@ type Preview struct {
 type deploymentWire struct {
 	ID              string           `json:"_id"`
 	ProjectID       string           `json:"projectId"`
-	CreatedAt       string           `json:"createdAt"`
-	EndedAt         string           `json:"endedAt"`
+	CreatedAt       jsonTime         `json:"createdAt"`
+	EndedAt         jsonTime         `json:"endedAt"`
 	Status          DeploymentStatus `json:"status"`
 	Summary         string           `json:"summary"`
 	Logs            []string         `json:"logs"`
@@ -91,21 +112,27 @@ type deploymentWire struct {
 	ScreenshotLight string           `json:"screenshotLight"`
 	ScreenshotDark  string           `json:"screenshotDark"`
 	Source          string           `json:"source"`
-	Author          *struct {
-		Name         string      `json:"name"`
-		AvatarURL    string      `json:"avatarUrl"`
-		GitHubUserID json.Number `json:"githubUserId"`
-	} `json:"author"`
-	Commit struct {
-		SHA          string `json:"sha"`
-		Ref          string `json:"ref"`
-		Message      string `json:"message"`
-		FilesChanged struct {
-			Added    []string `json:"added"`
-			Modified []string `json:"modified"`
-			Removed  []string `json:"removed"`
-		} `json:"filesChanged"`
-	} `json:"commit"`
+	Author          *authorWire      `json:"author"`
+	Commit          commitWire       `json:"commit"`
+}
+
+// authorWire reads the GitHub user ID leniently: the vendor types it as a
+// number, and one that is not whole is left 0.
+type authorWire struct {
+	Name         string      `json:"name"`
+	AvatarURL    string      `json:"avatarUrl"`
+	GitHubUserID json.Number `json:"githubUserId"`
+}
+
+type commitWire struct {
+	SHA          string `json:"sha"`
+	Ref          string `json:"ref"`
+	Message      string `json:"message"`
+	FilesChanged struct {
+		Added    []string `json:"added"`
+		Modified []string `json:"modified"`
+		Removed  []string `json:"removed"`
+	} `json:"filesChanged"`
 }
 
 func (w *deploymentWire) check() error {
@@ -118,28 +145,12 @@ func (w *deploymentWire) check() error {
 	return nil
 }
 
-func (w *deploymentWire) deployment() *Deployment {
-	d := &Deployment{
-		ID:              w.ID,
-		ProjectID:       w.ProjectID,
-		Status:          w.Status,
-		Source:          w.Source,
-		Summary:         w.Summary,
-		Subdomain:       w.Subdomain,
-		Logs:            w.Logs,
-		CreatedAt:       looseTime(w.CreatedAt),
-		EndedAt:         looseTime(w.EndedAt),
-		Screenshot:      w.Screenshot,
-		ScreenshotLight: w.ScreenshotLight,
-		ScreenshotDark:  w.ScreenshotDark,
-		Commit: DeploymentCommit{
-			SHA:      w.Commit.SHA,
-			Ref:      w.Commit.Ref,
-			Message:  w.Commit.Message,
-			Added:    w.Commit.FilesChanged.Added,
-			Modified: w.Commit.FilesChanged.Modified,
-			Removed:  w.Commit.FilesChanged.Removed,
-		},
+func (w *deploymentWire) deployment() Deployment {
+	d := Deployment{
+		ID: w.ID, ProjectID: w.ProjectID, Status: w.Status, Source: w.Source, Summary: w.Summary,
+		Subdomain: w.Subdomain, Logs: w.Logs, CreatedAt: w.CreatedAt.t, EndedAt: w.EndedAt.t,
+		Commit:     w.Commit.commit(),
+		Screenshot: w.Screenshot, ScreenshotLight: w.ScreenshotLight, ScreenshotDark: w.ScreenshotDark,
 	}
 	if a := w.Author; a != nil {
 		d.Author = &DeploymentAuthor{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: wholeNumber(a.GitHubUserID)}
@@ -147,14 +158,36 @@ func (w *deploymentWire) deployment() *Deployment {
 	return d
 }
 
-// looseTime parses an RFC 3339 time the vendor documents as a plain
-// string: one it cannot read is left zero rather than failing a poll.
-func looseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
+func (d Deployment) wire() deploymentWire {
+	w := deploymentWire{
+		ID: d.ID, ProjectID: d.ProjectID, Status: d.Status, Source: d.Source, Summary: d.Summary,
+		Subdomain: d.Subdomain, Logs: orEmpty(d.Logs), CreatedAt: timeOf(d.CreatedAt), EndedAt: timeOf(d.EndedAt),
+		Commit:     d.Commit.wire(),
+		Screenshot: d.Screenshot, ScreenshotLight: d.ScreenshotLight, ScreenshotDark: d.ScreenshotDark,
 	}
-	return t
+	if a := d.Author; a != nil {
+		w.Author = &authorWire{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: json.Number(strconv.FormatInt(a.GitHubUserID, 10))}
+	}
+	return w
+}
+
+func (w *commitWire) commit() DeploymentCommit {
+	f := &w.FilesChanged
+	return DeploymentCommit{SHA: w.SHA, Ref: w.Ref, Message: w.Message, Added: f.Added, Modified: f.Modified, Removed: f.Removed}
+}
+
+func (c DeploymentCommit) wire() commitWire {
+	w := commitWire{SHA: c.SHA, Ref: c.Ref, Message: c.Message}
+	w.FilesChanged.Added, w.FilesChanged.Modified, w.FilesChanged.Removed = orEmpty(c.Added), orEmpty(c.Modified), orEmpty(c.Removed)
+	return w
+}
+
+// orEmpty makes a nil list empty: the API sends [], not null.
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // wholeNumber reads a JSON number that should hold an integer (the vendor
@@ -251,7 +284,8 @@ func (c *Client) getDeployment(ctx context.Context, statusID string, polling boo
 	if w.ID != statusID {
 		return nil, c.malformed(r, "asked for deployment %q, the answer is about %s", statusID, answerText(w.ID))
 	}
-	return w.deployment(), nil
+	d := w.deployment()
+	return &d, nil
 }
 
 // PollDeployment reads the deployment until its status is terminal and

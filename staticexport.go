@@ -70,7 +70,8 @@ func (p StaticExportParams) validate() error {
 	return nil
 }
 
-// StaticExport is a static export job.
+// StaticExport is a static export job. It marshals as the API sends it (ID
+// as jobId), Error "" and a zero time as null.
 type StaticExport struct {
 	ID        string
 	Status    StaticExportStatus
@@ -81,6 +82,17 @@ type StaticExport struct {
 	Error     string // why it failed; "" unless Status is StaticExportFailed
 }
 
+// MarshalJSON writes the export as the API does.
+func (e StaticExport) MarshalJSON() ([]byte, error) {
+	return marshalWire(staticExportWire{JobID: e.ID, Status: e.Status, Progress: e.Progress, PageCount: e.PageCount,
+		CreatedAt: dateTime{e.CreatedAt}, UpdatedAt: dateTime{e.UpdatedAt}, Error: nullable(e.Error)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (e *StaticExport) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, e, (*staticExportWire).export)
+}
+
 // staticExportWire is the StaticExportJob answer as sent. The times are
 // date-times in the vendor schema: a value that is not one is an error.
 type staticExportWire struct {
@@ -88,9 +100,9 @@ type staticExportWire struct {
 	Status    StaticExportStatus `json:"status"`
 	Progress  float64            `json:"progress"`
 	PageCount int                `json:"pageCount"`
-	CreatedAt time.Time          `json:"createdAt"`
-	UpdatedAt time.Time          `json:"updatedAt"`
-	Error     string             `json:"error"`
+	CreatedAt dateTime           `json:"createdAt"`
+	UpdatedAt dateTime           `json:"updatedAt"`
+	Error     jsonString         `json:"error"`
 }
 
 func (w *staticExportWire) check() error {
@@ -103,17 +115,19 @@ func (w *staticExportWire) check() error {
 	return nil
 }
 
-func (w *staticExportWire) export() *StaticExport {
-	return &StaticExport{
+func (w *staticExportWire) export() StaticExport {
+	return StaticExport{
 		ID: w.JobID, Status: w.Status, Progress: w.Progress, PageCount: w.PageCount,
-		CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, Error: w.Error,
+		CreatedAt: w.CreatedAt.t, UpdatedAt: w.UpdatedAt.t, Error: w.Error.s,
 	}
 }
 
 // StaticExportBundle is a link to a finished export's tar.gz archive, on a
 // storage host other than the API's. The link carries its own signature:
 // treat it as a secret until ExpiresAt. It is left out when the bundle is
-// formatted or logged; DownloadStaticExport fetches it without the API key.
+// formatted, logged or marshalled (its JSON is the API's answer without
+// bundleUrl, a zero ExpiresAt as null); DownloadStaticExport fetches it
+// without the API key.
 type StaticExportBundle struct {
 	JobID     string
 	URL       string // presigned; valid until ExpiresAt
@@ -137,11 +151,32 @@ func (b StaticExportBundle) LogValue() slog.Value {
 		slog.Time("expiresAt", b.ExpiresAt))
 }
 
+// MarshalJSON writes the bundle as the API does, without its link.
+func (b StaticExportBundle) MarshalJSON() ([]byte, error) {
+	return marshalWire(bundleWire{JobID: b.JobID, SizeBytes: &b.SizeBytes, ExpiresAt: dateTime{b.ExpiresAt}})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (and a bundleUrl, if any).
+func (b *StaticExportBundle) UnmarshalJSON(data []byte) error {
+	return unmarshalWire(data, b, (*bundleWire).bundle)
+}
+
 type bundleWire struct {
-	JobID     string    `json:"jobId"`
-	BundleURL *string   `json:"bundleUrl"`
-	SizeBytes *int64    `json:"sizeBytes"`
-	ExpiresAt time.Time `json:"expiresAt"`
+	JobID     string   `json:"jobId"`
+	BundleURL *string  `json:"bundleUrl,omitempty"`
+	SizeBytes *int64   `json:"sizeBytes"`
+	ExpiresAt dateTime `json:"expiresAt"`
+}
+
+func (w *bundleWire) bundle() StaticExportBundle {
+	b := StaticExportBundle{JobID: w.JobID, ExpiresAt: w.ExpiresAt.t}
+	if w.BundleURL != nil {
+		b.URL = *w.BundleURL
+	}
+	if w.SizeBytes != nil {
+		b.SizeBytes = *w.SizeBytes
+	}
+	return b
 }
 
 func (w *bundleWire) check() error {
@@ -205,7 +240,8 @@ func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*
 	if err != nil {
 		return nil, err
 	}
-	return w.export(), nil
+	e := w.export()
+	return &e, nil
 }
 
 // GetStaticExport reads a static export job (GET
@@ -230,7 +266,8 @@ func (c *Client) getStaticExport(ctx context.Context, jobID string, polling bool
 	if w.JobID != jobID {
 		return nil, c.malformed(r, "asked for static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
-	return w.export(), nil
+	e := w.export()
+	return &e, nil
 }
 
 // PollStaticExport reads the export until its status is terminal and
@@ -273,5 +310,7 @@ func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticE
 		// the key to the storage host.
 		return nil, c.malformed(r, "the bundle link holds the API key")
 	}
-	return &StaticExportBundle{JobID: jobID, URL: *w.BundleURL, SizeBytes: *w.SizeBytes, ExpiresAt: w.ExpiresAt}, nil
+	b := w.bundle()
+	b.JobID = jobID
+	return &b, nil
 }
