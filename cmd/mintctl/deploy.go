@@ -127,7 +127,7 @@ func (a *app) followDeployment(ctx context.Context, c *mintlify.Client, id, prev
 // turns a failure into exit code 3.
 func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *waitFlags, outs []output, waited bool) error {
 	if f.json {
-		if err := printJSON(a.stdout, deploymentJSON(d, previewURL)); err != nil {
+		if err := printJSON(a.stdout, deploymentJSON{d, previewURL}); err != nil {
 			return err
 		}
 	} else {
@@ -160,65 +160,21 @@ func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *wai
 	return nil
 }
 
-type deploymentWire struct {
-	ID              string      `json:"_id"`
-	ProjectID       string      `json:"projectId"`
-	CreatedAt       any         `json:"createdAt"`
-	EndedAt         any         `json:"endedAt"`
-	Status          string      `json:"status"`
-	Summary         string      `json:"summary"`
-	Logs            []string    `json:"logs"`
-	Subdomain       string      `json:"subdomain"`
-	Screenshot      string      `json:"screenshot"`
-	ScreenshotLight string      `json:"screenshotLight"`
-	ScreenshotDark  string      `json:"screenshotDark"`
-	Source          string      `json:"source"`
-	Author          *authorWire `json:"author"`
-	Commit          commitWire  `json:"commit"`
-	PreviewURL      string      `json:"previewUrl,omitempty"`
+// deploymentJSON is a deployment as the API spells it (the SDK's own
+// JSON), with the preview's URL, which the status route does not carry,
+// added for a preview.
+type deploymentJSON struct {
+	d          *mintlify.Deployment
+	previewURL string
 }
 
-type authorWire struct {
-	Name         string `json:"name"`
-	AvatarURL    string `json:"avatarUrl"`
-	GitHubUserID int64  `json:"githubUserId"`
-}
-
-type commitWire struct {
-	SHA          string       `json:"sha"`
-	Ref          string       `json:"ref"`
-	Message      string       `json:"message"`
-	FilesChanged filesChanged `json:"filesChanged"`
-}
-
-type filesChanged struct {
-	Added    []string `json:"added"`
-	Modified []string `json:"modified"`
-	Removed  []string `json:"removed"`
-}
-
-func deploymentJSON(d *mintlify.Deployment, previewURL string) deploymentWire {
-	w := deploymentWire{
-		ID: d.ID, ProjectID: d.ProjectID, CreatedAt: jsonValue(d.CreatedAt), EndedAt: jsonValue(d.EndedAt),
-		Status: string(d.Status), Summary: d.Summary, Logs: orEmpty(d.Logs), Subdomain: d.Subdomain,
-		Screenshot: d.Screenshot, ScreenshotLight: d.ScreenshotLight, ScreenshotDark: d.ScreenshotDark,
-		Source: d.Source, PreviewURL: previewURL,
-		Commit: commitWire{SHA: d.Commit.SHA, Ref: d.Commit.Ref, Message: d.Commit.Message, FilesChanged: filesChanged{
-			Added: orEmpty(d.Commit.Added), Modified: orEmpty(d.Commit.Modified), Removed: orEmpty(d.Commit.Removed)}},
+func (j deploymentJSON) MarshalJSON() ([]byte, error) {
+	b, err := encodeJSON(j.d)
+	if err != nil || j.previewURL == "" {
+		return b, err
 	}
-	if d.Author != nil {
-		w.Author = &authorWire{d.Author.Name, d.Author.AvatarURL, d.Author.GitHubUserID}
-	}
-	return w
-}
-
-// orEmpty makes a nil slice empty, so that JSON shows [] as the API sends
-// it, not null.
-func orEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
+	u, err := encodeJSON(j.previewURL)
+	return append(append(append(b[:len(b)-1], `,"previewUrl":`...), u...), '}'), err
 }
 
 func (a *app) automationCommand() *cobra.Command {
@@ -246,11 +202,7 @@ history before running the command again.`,
 				return fmt.Errorf("running the automation: %w", err)
 			}
 			if asJSON {
-				err = printJSON(a.stdout, struct {
-					SchemaID   string `json:"schemaId"`
-					InstanceID string `json:"instanceId"`
-					JobID      string `json:"jobId"`
-				}{r.AutomationID, r.RunID, r.JobID})
+				err = printJSON(a.stdout, r)
 			} else {
 				_, err = fmt.Fprintf(a.stdout, "automation %s run %s (job %s)\n", printable(r.AutomationID), printable(r.RunID), printable(r.JobID))
 			}
