@@ -46,7 +46,7 @@ type Job struct {
 func (j Job) MarshalJSON() ([]byte, error) { return marshalWire(j.wire()) }
 
 // UnmarshalJSON reads what MarshalJSON writes.
-func (j *Job) UnmarshalJSON(b []byte) error { return unmarshalWire(b, j, (*jobWire).job) }
+func (j *Job) UnmarshalJSON(b []byte) error { return unmarshalWire(b, j, (*wireJob).job) }
 
 // JobSource is where the agent works: a GitHub repository and its branch.
 // It marshals as the API sends it, Ref "" as null.
@@ -63,9 +63,9 @@ func (s *JobSource) UnmarshalJSON(b []byte) error {
 	return unmarshalWire(b, s, (*wireJobSource).source)
 }
 
-// jobWire is a job as the API sends it. The times are date-times in the
+// wireJob is a job as the API sends it. The times are date-times in the
 // vendor schema: a value that is not one is an error.
-type jobWire struct {
+type wireJob struct {
 	ID         string        `json:"id"`
 	Status     JobStatus     `json:"status"`
 	Source     wireJobSource `json:"source"`
@@ -81,7 +81,7 @@ type wireJobSource struct {
 }
 
 // check insists on what every job answer has: an ID and a status.
-func (w *jobWire) check() error {
+func (w *wireJob) check() error {
 	switch {
 	case w.ID == "":
 		return errors.New("the job has no id")
@@ -91,7 +91,7 @@ func (w *jobWire) check() error {
 	return nil
 }
 
-func (w *jobWire) job() Job {
+func (w *wireJob) job() Job {
 	j := Job{ID: w.ID, Status: w.Status, Source: w.Source.source(), Model: w.Model, PRLink: w.PRLink.s, CreatedAt: w.CreatedAt.t}
 	if t := w.ArchivedAt.t; !t.IsZero() {
 		j.ArchivedAt = &t
@@ -99,8 +99,8 @@ func (w *jobWire) job() Job {
 	return j
 }
 
-func (j Job) wire() jobWire {
-	w := jobWire{ID: j.ID, Status: j.Status, Source: j.Source.wire(), Model: j.Model, PRLink: nullable(j.PRLink), CreatedAt: dateTime{j.CreatedAt}}
+func (j Job) wire() wireJob {
+	w := wireJob{ID: j.ID, Status: j.Status, Source: j.Source.wire(), Model: j.Model, PRLink: nullable(j.PRLink), CreatedAt: dateTime{j.CreatedAt}}
 	if j.ArchivedAt != nil {
 		w.ArchivedAt.t = *j.ArchivedAt
 	}
@@ -177,7 +177,7 @@ func (c *Client) postPrompt(ctx context.Context, r request, prompt, jobID string
 // job the answer must be about: another is a confused proxy or cache,
 // which the caller must not act on.
 func (c *Client) sendJob(ctx context.Context, r request, jobID string) (*Job, error) {
-	w, err := send[jobWire](ctx, c, r)
+	w, err := send[wireJob](ctx, c, r)
 	if err != nil {
 		return nil, err
 	}

@@ -24,8 +24,8 @@ import (
 	"github.com/google/go-querystring/query"
 )
 
-// analyticsPath is the prefix of every analytics route; send replaces
-// "{projectId}" with the client's escaped project ID.
+// analyticsPath is the prefix of every analytics route; the request path
+// puts the client's escaped project ID in place of "{projectId}".
 const analyticsPath = "/v1/analytics/{projectId}/"
 
 // route is one analytics route: W is its wire answer (checked by send), P
@@ -231,6 +231,8 @@ type wirePathCounts struct {
 func (r *wirePathCounts) visitors() PathVisitors {
 	return PathVisitors{Path: r.Path.s, Human: r.Human.n, AI: r.AI.n, Total: r.Total.n}
 }
+
+func (r *wirePathCounts) views() PathViews { return PathViews(r.visitors()) } // the same fields
 
 // checkTraffic checks the shape visitors and views share: totals, rows
 // under rowsName, hasMore.

@@ -80,11 +80,8 @@ type ConversationsPage struct {
 
 // MarshalJSON writes the page as the API does.
 func (p ConversationsPage) MarshalJSON() ([]byte, error) {
-	w := wireConversationsPage{Rows: make([]wireConversation, len(p.Conversations)), NextCursor: nullable(p.NextCursor), HasMore: boolean(p.HasMore)}
-	for i, t := range p.Conversations {
-		w.Rows[i] = t.wire()
-	}
-	return marshalWire(w)
+	return marshalWire(wireConversationsPage{Rows: each(p.Conversations, (*Conversation).wire),
+		NextCursor: nullable(p.NextCursor), HasMore: boolean(p.HasMore)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -139,17 +136,13 @@ func (w *wireConversationsPage) check() error {
 }
 
 func (r *wireConversation) turn() Conversation {
-	sources := make([]ConversationSource, len(r.Sources))
-	for i, s := range r.Sources {
-		sources[i] = ConversationSource{Title: s.Title.s, URL: s.URL.s}
-	}
 	return Conversation{
 		ID:               r.ID.s,
 		Timestamp:        r.Timestamp.t,
 		Query:            r.Query.s,
 		Response:         r.Response.s,
 		ResponseType:     cmp.Or(r.ResponseType.s, "answer"),
-		Sources:          sources,
+		Sources:          each(r.Sources, func(s *wireSource) ConversationSource { return ConversationSource{Title: s.Title.s, URL: s.URL.s} }),
 		ResolutionStatus: r.ResolutionStatus.s,
 		QueryCategory:    r.QueryCategory.s,
 		PageURL:          r.PageURL.s,
@@ -157,21 +150,14 @@ func (r *wireConversation) turn() Conversation {
 }
 
 func (t Conversation) wire() wireConversation {
-	w := wireConversation{ID: str(t.ID), Timestamp: timeOf(t.Timestamp), Query: str(t.Query), Response: str(t.Response),
-		ResponseType: str(t.ResponseType), Sources: make([]wireSource, len(t.Sources)), ResolutionStatus: str(t.ResolutionStatus),
-		QueryCategory: nullable(t.QueryCategory), PageURL: nullable(t.PageURL)}
-	for i, src := range t.Sources {
-		w.Sources[i] = wireSource{Title: str(src.Title), URL: str(src.URL)}
-	}
-	return w
+	return wireConversation{ID: str(t.ID), Timestamp: timeOf(t.Timestamp), Query: str(t.Query), Response: str(t.Response),
+		ResponseType: str(t.ResponseType), ResolutionStatus: str(t.ResolutionStatus),
+		QueryCategory: nullable(t.QueryCategory), PageURL: nullable(t.PageURL),
+		Sources: each(t.Sources, func(s *ConversationSource) wireSource { return wireSource{Title: str(s.Title), URL: str(s.URL)} })}
 }
 
 func (w *wireConversationsPage) page() *ConversationsPage {
-	p := &ConversationsPage{Conversations: make([]Conversation, len(w.Rows)), NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
-	for i := range w.Rows {
-		p.Conversations[i] = w.Rows[i].turn()
-	}
-	return p
+	return &ConversationsPage{Conversations: each(w.Rows, (*wireConversation).turn), NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
 }
 
 // turnKey is a turn's identity: its thread's ID and when it was asked (the
@@ -216,12 +202,9 @@ func (c *Client) GetConversations(ctx context.Context, p ConversationsParams) (*
 // change once recorded and the cursor is a position among them, so a walk
 // neither repeats nor skips one.
 //
-// The walk fetches lazily and yields a failure once as (nil, *[WalkError])
-// whose Cursor resumes it. Guards against a misbehaving server: HasMore
-// with no cursor, or a cursor the walk already followed, ends it with no
-// further request; 10 pages in a row with no new turn end it after the
-// 10th; no walk sends more than 1,000 requests ([WithMaxWalkRequests]). A
-// turn already yielded (same ID and Timestamp) is dropped from its page.
+// The walk fetches lazily, yields a failure (or a guard against a
+// misbehaving server) once as (nil, *[WalkError]) whose Cursor resumes it,
+// and drops a turn already yielded (same ID and Timestamp).
 func (c *Client) ConversationPages(ctx context.Context, p ConversationsParams) iter.Seq2[*ConversationsPage, error] {
 	return conversationsRoute.pages(ctx, c, p.params())
 }
@@ -244,11 +227,7 @@ type Thread struct {
 
 // MarshalJSON writes the thread as the API does.
 func (t Thread) MarshalJSON() ([]byte, error) {
-	w := wireThread{ID: str(t.ID), CreatedAt: timeOf(t.CreatedAt), Messages: make([]wireThreadMessage, len(t.Messages))}
-	for i, m := range t.Messages {
-		w.Messages[i] = m.wire()
-	}
-	return marshalWire(w)
+	return marshalWire(wireThread{ID: str(t.ID), CreatedAt: timeOf(t.CreatedAt), Messages: each(t.Messages, (*ThreadMessage).wire)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -322,11 +301,7 @@ func (c *Client) GetThread(ctx context.Context, threadID string) (*Thread, error
 }
 
 func (w *wireThread) thread() Thread {
-	t := Thread{ID: w.ID.s, CreatedAt: w.CreatedAt.t, Messages: make([]ThreadMessage, len(w.Messages))}
-	for i := range w.Messages {
-		t.Messages[i] = w.Messages[i].message()
-	}
-	return t
+	return Thread{ID: w.ID.s, CreatedAt: w.CreatedAt.t, Messages: each(w.Messages, (*wireThreadMessage).message)}
 }
 
 func (w *wireThreadMessage) message() ThreadMessage {

@@ -17,13 +17,13 @@ type AutomationRun struct {
 	JobID        string `json:"jobId"`      // the background job processing the run
 }
 
-type automationRunWire struct {
+type wireAutomationRun struct {
 	SchemaID   string `json:"schemaId"`
 	InstanceID string `json:"instanceId"`
 	JobID      string `json:"jobId"`
 }
 
-func (w *automationRunWire) check() error {
+func (w *wireAutomationRun) check() error {
 	if w.InstanceID == "" {
 		return errors.New("automation run without an instanceId")
 	}
@@ -51,7 +51,7 @@ func (c *Client) TriggerAutomation(ctx context.Context, automationID string) (*A
 		path:   "/v1/workflow/{projectId}/" + url.PathEscape(automationID) + "/trigger",
 		want:   http.StatusAccepted,
 	}
-	w, err := send[automationRunWire](ctx, c, r)
+	w, err := send[wireAutomationRun](ctx, c, r)
 	if err != nil {
 		return nil, err
 	}

@@ -48,9 +48,9 @@ type Client struct {
 
 	// What every call's retry layer is built from (see retrier), and the
 	// retry layers of the reads that follow no attempt: [polling].
-	readers                    [2]*retryablehttp.Client
+	readers                    map[bool]*retryablehttp.Client
 	http                       *http.Client
-	logger                     any // a scrubbedLogger, or an untyped nil: log nothing
+	logger                     any // a *redact.Logger, or an untyped nil: log nothing
 	maxRetries                 int
 	retryWaitMin, retryWaitMax time.Duration
 
@@ -174,7 +174,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	var logger any // an untyped nil, so retryablehttp logs nothing
 	if cfg.logger != nil {
-		logger = scrubbedLogger{cfg.logger, scrub}
+		logger = redact.NewLogger(cfg.logger, scrub)
 	}
 
 	ua := "mintlify-go/" + Version
@@ -198,8 +198,9 @@ func NewClient(opts ...Option) (*Client, error) {
 
 		maxWalkRequests: cfg.maxWalkRequests,
 	}
-	for polling := range c.readers {
-		c.readers[polling] = c.retrier(readPolicy(cfg.retryWaitMax, polling == 1), nil)
+	c.readers = map[bool]*retryablehttp.Client{
+		false: c.retrier(readPolicy(cfg.retryWaitMax, false), nil),
+		true:  c.retrier(readPolicy(cfg.retryWaitMax, true), nil),
 	}
 	return c, nil
 }
@@ -317,36 +318,4 @@ func redactUser(u *url.URL) string {
 	v := *u
 	v.User = url.User("***")
 	return v.String()
-}
-
-// scrubbedLogger is the retry layer's logger: every message and value
-// passes through the scrubber, so no line can carry the key, whatever an
-// error quotes.
-type scrubbedLogger struct {
-	l     *slog.Logger
-	scrub redact.Scrubber
-}
-
-func (s scrubbedLogger) Error(msg string, kv ...any) { s.log(slog.LevelError, msg, kv) }
-func (s scrubbedLogger) Warn(msg string, kv ...any)  { s.log(slog.LevelWarn, msg, kv) }
-func (s scrubbedLogger) Info(msg string, kv ...any)  { s.log(slog.LevelInfo, msg, kv) }
-func (s scrubbedLogger) Debug(msg string, kv ...any) { s.log(slog.LevelDebug, msg, kv) }
-
-func (s scrubbedLogger) log(level slog.Level, msg string, kv []any) {
-	ctx := context.Background()
-	if !s.l.Enabled(ctx, level) {
-		return
-	}
-	clean := make([]any, len(kv))
-	for i, v := range kv {
-		switch v := v.(type) {
-		case string:
-			clean[i] = s.scrub(v, false)
-		case time.Duration, int:
-			clean[i] = v
-		default:
-			clean[i] = s.scrub(fmt.Sprint(v), false)
-		}
-	}
-	s.l.Log(ctx, level, s.scrub(msg, false), clean...)
 }

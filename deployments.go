@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -64,7 +65,7 @@ func (d Deployment) MarshalJSON() ([]byte, error) { return marshalWire(d.wire())
 
 // UnmarshalJSON reads what MarshalJSON writes.
 func (d *Deployment) UnmarshalJSON(b []byte) error {
-	return unmarshalWire(b, d, (*deploymentWire).deployment)
+	return unmarshalWire(b, d, (*wireDeployment).deployment)
 }
 
 // DeploymentAuthor is who made the commit a deployment built.
@@ -87,7 +88,7 @@ func (c DeploymentCommit) MarshalJSON() ([]byte, error) { return marshalWire(c.w
 
 // UnmarshalJSON reads what MarshalJSON writes.
 func (c *DeploymentCommit) UnmarshalJSON(b []byte) error {
-	return unmarshalWire(b, c, (*commitWire).commit)
+	return unmarshalWire(b, c, (*wireCommit).commit)
 }
 
 // Preview is a queued preview deployment: follow StatusID with
@@ -97,9 +98,9 @@ type Preview struct {
 	URL      string `json:"previewUrl"` // the same for every preview of one branch
 }
 
-// deploymentWire is the status route's answer as sent; required fields are
+// wireDeployment is the status route's answer as sent; required fields are
 // checked by check, the rest is tolerated absent or null.
-type deploymentWire struct {
+type wireDeployment struct {
 	ID              string           `json:"_id"`
 	ProjectID       string           `json:"projectId"`
 	CreatedAt       jsonTime         `json:"createdAt"`
@@ -112,19 +113,17 @@ type deploymentWire struct {
 	ScreenshotLight string           `json:"screenshotLight"`
 	ScreenshotDark  string           `json:"screenshotDark"`
 	Source          string           `json:"source"`
-	Author          *authorWire      `json:"author"`
-	Commit          commitWire       `json:"commit"`
+	Author          *wireAuthor      `json:"author"`
+	Commit          wireCommit       `json:"commit"`
 }
 
-// authorWire reads the GitHub user ID leniently: the vendor types it as a
-// number, and one that is not whole is left 0.
-type authorWire struct {
-	Name         string      `json:"name"`
-	AvatarURL    string      `json:"avatarUrl"`
-	GitHubUserID json.Number `json:"githubUserId"`
+type wireAuthor struct {
+	Name         string     `json:"name"`
+	AvatarURL    string     `json:"avatarUrl"`
+	GitHubUserID jsonNumber `json:"githubUserId"`
 }
 
-type commitWire struct {
+type wireCommit struct {
 	SHA          string `json:"sha"`
 	Ref          string `json:"ref"`
 	Message      string `json:"message"`
@@ -135,7 +134,7 @@ type commitWire struct {
 	} `json:"filesChanged"`
 }
 
-func (w *deploymentWire) check() error {
+func (w *wireDeployment) check() error {
 	if w.ID == "" {
 		return errors.New("deployment without an _id")
 	}
@@ -145,7 +144,7 @@ func (w *deploymentWire) check() error {
 	return nil
 }
 
-func (w *deploymentWire) deployment() Deployment {
+func (w *wireDeployment) deployment() Deployment {
 	d := Deployment{
 		ID: w.ID, ProjectID: w.ProjectID, Status: w.Status, Source: w.Source, Summary: w.Summary,
 		Subdomain: w.Subdomain, Logs: w.Logs, CreatedAt: w.CreatedAt.t, EndedAt: w.EndedAt.t,
@@ -153,31 +152,36 @@ func (w *deploymentWire) deployment() Deployment {
 		Screenshot: w.Screenshot, ScreenshotLight: w.ScreenshotLight, ScreenshotDark: w.ScreenshotDark,
 	}
 	if a := w.Author; a != nil {
-		d.Author = &DeploymentAuthor{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: wholeNumber(a.GitHubUserID)}
+		// The vendor types the ID as a number: one that is not whole is left 0.
+		id := a.GitHubUserID.x
+		if id != math.Trunc(id) || math.Abs(id) >= 1<<63 {
+			id = 0
+		}
+		d.Author = &DeploymentAuthor{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: int64(id)}
 	}
 	return d
 }
 
-func (d Deployment) wire() deploymentWire {
-	w := deploymentWire{
+func (d Deployment) wire() wireDeployment {
+	w := wireDeployment{
 		ID: d.ID, ProjectID: d.ProjectID, Status: d.Status, Source: d.Source, Summary: d.Summary,
 		Subdomain: d.Subdomain, Logs: orEmpty(d.Logs), CreatedAt: timeOf(d.CreatedAt), EndedAt: timeOf(d.EndedAt),
 		Commit:     d.Commit.wire(),
 		Screenshot: d.Screenshot, ScreenshotLight: d.ScreenshotLight, ScreenshotDark: d.ScreenshotDark,
 	}
 	if a := d.Author; a != nil {
-		w.Author = &authorWire{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: json.Number(strconv.FormatInt(a.GitHubUserID, 10))}
+		w.Author = &wireAuthor{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: number(float64(a.GitHubUserID))}
 	}
 	return w
 }
 
-func (w *commitWire) commit() DeploymentCommit {
+func (w *wireCommit) commit() DeploymentCommit {
 	f := &w.FilesChanged
 	return DeploymentCommit{SHA: w.SHA, Ref: w.Ref, Message: w.Message, Added: f.Added, Modified: f.Modified, Removed: f.Removed}
 }
 
-func (c DeploymentCommit) wire() commitWire {
-	w := commitWire{SHA: c.SHA, Ref: c.Ref, Message: c.Message}
+func (c DeploymentCommit) wire() wireCommit {
+	w := wireCommit{SHA: c.SHA, Ref: c.Ref, Message: c.Message}
 	w.FilesChanged.Added, w.FilesChanged.Modified, w.FilesChanged.Removed = orEmpty(c.Added), orEmpty(c.Modified), orEmpty(c.Removed)
 	return w
 }
@@ -190,26 +194,13 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-// wholeNumber reads a JSON number that should hold an integer (the vendor
-// types the GitHub user ID as "number"): 0 when absent or not whole.
-func wholeNumber(n json.Number) int64 {
-	if i, err := n.Int64(); err == nil {
-		return i
-	}
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil || f != float64(int64(f)) || f >= 1<<63 || f < -(1<<63) {
-		return 0
-	}
-	return int64(f)
-}
-
-// triggerWire is the 202 answer of trigger deployment and trigger preview.
-type triggerWire struct {
+// wireTrigger is the 202 answer of trigger deployment and trigger preview.
+type wireTrigger struct {
 	StatusID   string `json:"statusId"`
 	PreviewURL string `json:"previewUrl"`
 }
 
-func (w *triggerWire) check() error {
+func (w *wireTrigger) check() error {
 	if w.StatusID == "" {
 		return errors.New("trigger answer without a statusId")
 	}
@@ -225,7 +216,7 @@ func (w *triggerWire) check() error {
 // wrapping ErrOutcomeUnknown. A 429 is retried (the organization shares 10
 // triggers per 10 seconds with TriggerAutomation).
 func (c *Client) TriggerDeployment(ctx context.Context) (statusID string, err error) {
-	w, err := send[triggerWire](ctx, c, request{
+	w, err := send[wireTrigger](ctx, c, request{
 		method: http.MethodPost,
 		path:   "/v1/project/update/{projectId}",
 		want:   http.StatusAccepted,
@@ -251,7 +242,7 @@ func (c *Client) TriggerPreview(ctx context.Context, branch string) (*Preview, e
 	if err != nil {
 		return nil, fmt.Errorf("mintlify: encoding branch: %w", err)
 	}
-	w, err := send[triggerWire](ctx, c, request{
+	w, err := send[wireTrigger](ctx, c, request{
 		method: http.MethodPost,
 		path:   "/v1/project/preview/{projectId}",
 		body:   body,
@@ -277,7 +268,7 @@ func (c *Client) getDeployment(ctx context.Context, statusID string, polling boo
 		return nil, err
 	}
 	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), polling: polling}
-	w, err := send[deploymentWire](ctx, c, r)
+	w, err := send[wireDeployment](ctx, c, r)
 	if err != nil {
 		return nil, err
 	}

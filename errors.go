@@ -38,14 +38,13 @@ var (
 	ErrRateLimited = errors.New("mintlify: rate limited")
 	// ErrServer matches any 5xx answer.
 	ErrServer = errors.New("mintlify: server error")
-	// ErrOutcomeUnknown reports a call that creates something (a job, a
-	// follow-up, a deployment, a preview, an automation run, a static
-	// export) whose request may have reached the server but whose answer
-	// was lost (a reset connection, a timeout, a truncated or malformed
-	// body) or was a 1xx, 500, 502 or 504. The server may or may not have
-	// acted, so the SDK never retries it by itself: a blind retry could
-	// start a second job. An error before any byte of the request was sent
-	// is never ErrOutcomeUnknown.
+	// ErrOutcomeUnknown reports a call that creates something (CreateJob,
+	// SendMessage, the triggers, StartStaticExport) whose request may have
+	// reached the server but whose answer was lost (a reset connection, a
+	// timeout, a truncated or malformed body) or was a 1xx, 500, 502 or
+	// 504. The server may or may not have acted, so the SDK never retries
+	// it by itself: a blind retry could start a second job. An error
+	// before any byte of the request was sent is never ErrOutcomeUnknown.
 	ErrOutcomeUnknown = errors.New("mintlify: outcome unknown, the server may have acted")
 	// ErrMalformedResponse reports a 2xx answer that is not the documented
 	// object: not JSON, a required field missing or null, a value of the

@@ -116,11 +116,7 @@ type FeedbackPage struct {
 
 // MarshalJSON writes the page as the API does.
 func (p FeedbackPage) MarshalJSON() ([]byte, error) {
-	w := wireFeedbackPage{Rows: make([]wireFeedback, len(p.Feedback)), NextCursor: nullable(p.NextCursor), HasMore: boolean(p.HasMore)}
-	for i, f := range p.Feedback {
-		w.Rows[i] = f.wire()
-	}
-	return marshalWire(w)
+	return marshalWire(wireFeedbackPage{Rows: each(p.Feedback, (*Feedback).wire), NextCursor: nullable(p.NextCursor), HasMore: boolean(p.HasMore)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -208,11 +204,7 @@ func (f Feedback) wire() wireFeedback {
 }
 
 func (w *wireFeedbackPage) page() *FeedbackPage {
-	p := &FeedbackPage{Feedback: make([]Feedback, len(w.Rows)), NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
-	for i := range w.Rows {
-		p.Feedback[i] = w.Rows[i].entry()
-	}
-	return p
+	return &FeedbackPage{Feedback: each(w.Rows, (*wireFeedback).entry), NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
 }
 
 // rawString is raw's string, "" when raw is absent, null or not a string.
@@ -247,12 +239,9 @@ func (c *Client) GetFeedback(ctx context.Context, p FeedbackParams) (*FeedbackPa
 // change once given, and the cursor is a position among them, so a walk
 // neither repeats nor skips one.
 //
-// The walk fetches lazily and yields a failure once as (nil, *[WalkError])
-// whose Cursor resumes it. Guards against a misbehaving server: HasMore
-// with no cursor, or a cursor the walk already followed, ends it with no
-// further request; 10 pages in a row with no new entry end it after the
-// 10th; no walk sends more than 1,000 requests ([WithMaxWalkRequests]). An
-// entry already yielded (same ID) is dropped from its page.
+// The walk fetches lazily, yields a failure (or a guard against a
+// misbehaving server) once as (nil, *[WalkError]) whose Cursor resumes it,
+// and drops an entry already yielded (same ID).
 func (c *Client) FeedbackPages(ctx context.Context, p FeedbackParams) iter.Seq2[*FeedbackPage, error] {
 	return feedbackRoute.pages(ctx, c, p.params())
 }
@@ -322,11 +311,9 @@ func (w *wireFeedbackByPage) check() error {
 }
 
 func (w *wireFeedbackByPage) report() *FeedbackByPage {
-	out := &FeedbackByPage{Pages: make([]PageFeedback, len(w.Rows)), HasMore: w.HasMore.v}
-	for i, r := range w.Rows {
-		out.Pages[i] = PageFeedback{Path: r.Path.s, ThumbsUp: r.ThumbsUp.n, ThumbsDown: r.ThumbsDown.n, Code: r.Code.n, Total: r.Total.n}
-	}
-	return out
+	return &FeedbackByPage{HasMore: w.HasMore.v, Pages: each(w.Rows, func(r *wirePageFeedback) PageFeedback {
+		return PageFeedback{Path: r.Path.s, ThumbsUp: r.ThumbsUp.n, ThumbsDown: r.ThumbsDown.n, Code: r.Code.n, Total: r.Total.n}
+	})}
 }
 
 var feedbackByPageRoute = &route[wireFeedbackByPage, FeedbackByPage, PageFeedback]{

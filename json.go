@@ -1,21 +1,18 @@
 package mintlify
 
 // One way to read and write the API's JSON, for every route: an answer is
-// decoded into a wire struct whose tags spell the API's field names (each
-// area's file defines its own), its check method refuses an answer whose
-// required fields are absent, null or of the wrong type, and a conversion
-// builds the public type. The public result types marshal back to the
-// API's names and shape: with struct tags where their Go shape equals the
-// API's, else with a MarshalJSON that goes through the same wire struct,
-// and an UnmarshalJSON that reads it back.
-//
-// A plain Go field cannot tell `{}` from zeros, so the wire structs use the
-// field types below, which record whether a value was present and whether
-// it was null. Each is a plain json.Unmarshaler (and json.Marshaler, so
-// that a wire struct writes the API's JSON too).
+// decoded into a wire struct whose tags spell the API's names (each area's
+// file has its own), its check method refuses one whose required fields
+// are absent, null or of the wrong type, and a conversion builds the public
+// type. Public result types marshal as the API: struct tags where their Go
+// shape is the API's, else a MarshalJSON through the same wire struct (and
+// an UnmarshalJSON that reads it back). The field types below record
+// whether a value was present and whether it was null, which a plain Go
+// field cannot tell from zero.
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -56,12 +53,7 @@ func (f *jsonString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (f jsonString) MarshalJSON() ([]byte, error) {
-	if f.null || !f.set {
-		return []byte("null"), nil
-	}
-	return marshalText(f.s)
-}
+func (f jsonString) MarshalJSON() ([]byte, error) { return orNull(f.present(), f.s) }
 
 // present reports a field that is present and not null.
 func (f jsonString) present() bool { return f.set && !f.null }
@@ -88,7 +80,7 @@ func (f *jsonCount) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	x, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || len(b) == 0 || b[0] == '"' {
+	if err != nil {
 		return typeError(b, 0)
 	}
 	if x != math.Trunc(x) || x < math.MinInt || x >= math.MaxInt {
@@ -98,12 +90,7 @@ func (f *jsonCount) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (f jsonCount) MarshalJSON() ([]byte, error) {
-	if !f.set {
-		return []byte("null"), nil
-	}
-	return strconv.AppendInt(nil, int64(f.n), 10), nil
-}
+func (f jsonCount) MarshalJSON() ([]byte, error) { return orNull(f.set, f.n) }
 
 func count(n int) jsonCount { return jsonCount{n: n, set: true} }
 
@@ -119,10 +106,7 @@ func (f *jsonNumber) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
-	if len(b) == 0 || b[0] == '"' || b[0] == 'I' || b[0] == 'N' {
-		return typeError(b, 0.0)
-	}
-	x, err := strconv.ParseFloat(string(b), 64)
+	x, err := strconv.ParseFloat(string(b), 64) // JSON strings, true and false do not parse
 	if err != nil {
 		return typeError(b, 0.0)
 	}
@@ -130,12 +114,7 @@ func (f *jsonNumber) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (f jsonNumber) MarshalJSON() ([]byte, error) {
-	if !f.set {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f.x)
-}
+func (f jsonNumber) MarshalJSON() ([]byte, error) { return orNull(f.set, f.x) }
 
 func number(x float64) jsonNumber { return jsonNumber{x: x, set: true} }
 
@@ -158,12 +137,7 @@ func (f *jsonBool) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (f jsonBool) MarshalJSON() ([]byte, error) {
-	if !f.set {
-		return []byte("null"), nil
-	}
-	return strconv.AppendBool(nil, f.v), nil
-}
+func (f jsonBool) MarshalJSON() ([]byte, error) { return orNull(f.set, f.v) }
 
 func boolean(v bool) jsonBool { return jsonBool{v: v, set: true} }
 
@@ -197,7 +171,7 @@ func (f *jsonTime) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (f jsonTime) MarshalJSON() ([]byte, error) { return marshalTime(f.t) }
+func (f jsonTime) MarshalJSON() ([]byte, error) { return orNull(!f.t.IsZero(), f.t) }
 
 func (f jsonTime) present() bool { return f.set && !f.null }
 
@@ -238,34 +212,22 @@ func (f *dateTime) UnmarshalJSON(b []byte) error {
 	return f.t.UnmarshalJSON(b)
 }
 
-func (f dateTime) MarshalJSON() ([]byte, error) { return marshalTime(f.t) }
+func (f dateTime) MarshalJSON() ([]byte, error) { return orNull(!f.t.IsZero(), f.t) }
 
-func marshalTime(t time.Time) ([]byte, error) {
-	if t.IsZero() {
+// orNull is v's JSON, or null when !ok: a field absent, null, or a time
+// the SDK does not know.
+func orNull(ok bool, v any) ([]byte, error) {
+	if !ok {
 		return []byte("null"), nil
 	}
-	return t.MarshalJSON()
+	return marshalWire(v)
 }
 
 // typeError reports a value of another JSON type than want's, the way
 // encoding/json does, so that the answer's error names the field.
 func typeError(b []byte, want any) error {
-	kind := "number"
-	if len(b) > 0 {
-		switch b[0] {
-		case '"':
-			kind = "string"
-		case '{':
-			kind = "object"
-		case '[':
-			kind = "array"
-		case 't', 'f':
-			kind = "bool"
-		case 'n':
-			kind = "null"
-		}
-	}
-	return &json.UnmarshalTypeError{Value: kind, Type: reflect.TypeOf(want)}
+	kind := map[byte]string{'"': "string", '{': "object", '[': "array", 't': "bool", 'f': "bool"}[b[0]]
+	return &json.UnmarshalTypeError{Value: cmp.Or(kind, "number"), Type: reflect.TypeOf(want)}
 }
 
 // fieldCheck collects the first missing required field of an answer.
@@ -291,13 +253,18 @@ func marshalWire(w any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-func marshalText(s string) ([]byte, error) { return marshalWire(s) }
-
-// rawJSON is m's JSON, for a wire field kept raw (json.RawMessage).
-func rawJSON(m json.Marshaler) json.RawMessage {
-	b, _ := m.MarshalJSON() // the field types above never fail
-	return b
+// each converts every element of a list, wire to public or back.
+func each[A, B any](in []A, convert func(*A) B) []B {
+	out := make([]B, len(in))
+	for i := range in {
+		out[i] = convert(&in[i])
+	}
+	return out
 }
+
+// rawJSON is m's JSON (the field types above never fail), for a wire field
+// kept raw.
+func rawJSON(m json.Marshaler) json.RawMessage { b, _ := m.MarshalJSON(); return b }
 
 // unmarshalWire reads JSON in the API's shape into *v through its wire
 // type W: the UnmarshalJSON of a public type. It checks no required field:

@@ -74,7 +74,8 @@ func (c *Client) walkCap() int {
 
 // WalkError is the error a page or row iterator yields when a walk stops
 // before its end. Err is the cause (an *APIError, a context error, a
-// malformed answer, a guard against a misbehaving server); Offset or
+// malformed answer, a guard against a misbehaving server: see the package
+// documentation); Offset or
 // Cursor is where to resume: walk again with the params' Offset or Cursor
 // set to it. For offset routes Offset is the offset of the next page to
 // fetch; for cursor routes Cursor is the cursor of the page that failed

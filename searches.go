@@ -60,11 +60,7 @@ type SearchesPage struct {
 
 // MarshalJSON writes the page as the API does.
 func (p SearchesPage) MarshalJSON() ([]byte, error) {
-	w := wireSearchesPage{Rows: make([]wireSearchTerm, len(p.Searches)), TotalSearches: count(p.TotalSearches), NextCursor: nullable(p.NextCursor)}
-	for i, t := range p.Searches {
-		w.Rows[i] = t.wire()
-	}
-	return marshalWire(w)
+	return marshalWire(wireSearchesPage{Rows: each(p.Searches, (*SearchTerm).wire), TotalSearches: count(p.TotalSearches), NextCursor: nullable(p.NextCursor)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -101,11 +97,7 @@ func (w *wireSearchesPage) check() error {
 }
 
 func (w *wireSearchesPage) page() *SearchesPage {
-	p := &SearchesPage{Searches: make([]SearchTerm, len(w.Rows)), TotalSearches: w.TotalSearches.n, NextCursor: w.NextCursor.s}
-	for i := range w.Rows {
-		p.Searches[i] = w.Rows[i].term()
-	}
-	return p
+	return &SearchesPage{Searches: each(w.Rows, (*wireSearchTerm).term), TotalSearches: w.TotalSearches.n, NextCursor: w.NextCursor.s}
 }
 
 func (r *wireSearchTerm) term() SearchTerm {
@@ -141,12 +133,9 @@ func (c *Client) GetSearches(ctx context.Context, p SearchesParams) (*SearchesPa
 //
 // Cursor pages promise more than offset pages: the server pins a walk to
 // the searches that existed when it began, so terms do not move between
-// pages and none is repeated or skipped. The walk fetches lazily and yields
-// a failure once as (nil, *[WalkError]) whose Cursor resumes it. Guards
-// against a misbehaving server: a cursor the walk already followed ends it
-// with no further request, as do 10 pages in a row with no new term (after
-// the 10th) and 1,000 requests ([WithMaxWalkRequests]); a term already
-// yielded is dropped from its page.
+// pages and none is repeated or skipped. The walk fetches lazily, yields a
+// failure (or a guard against a misbehaving server) once as (nil,
+// *[WalkError]) whose Cursor resumes it, and drops a term already yielded.
 func (c *Client) SearchPages(ctx context.Context, p SearchesParams) iter.Seq2[*SearchesPage, error] {
 	return searchesRoute.pages(ctx, c, p.params())
 }

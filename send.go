@@ -1,25 +1,14 @@
 package mintlify
 
-// The one request path every call goes through, in the order a call
-// meets it:
-//
-//   - request: what an endpoint asks for (method, path, body, the documented
-//     success status, whether it is retried like a GET, whether a poller
-//     sends it);
-//   - Client.do: build the HTTP request, run the attempts, and turn the
-//     final answer into a result or an error;
-//   - the retry layer (go-retryablehttp): a call whose attempts are
-//     followed has one of its own, whose attempt hook and policy are the
-//     call's methods; reads that nobody follows share the client's. Every
-//     rule of a call is a field of its request or a function here, never a
-//     context value;
-//   - the retry policies: which methods, statuses and errors are retried,
-//     and the no-duplicate rule for calls that create something;
-//   - backoff and Retry-After, and the cap on both;
-//   - reading a success (bounded, checked) or an error answer;
-//   - the errors of a call with no usable answer (ErrOutcomeUnknown,
-//     ErrMalformedResponse);
-//   - Client.Do, any API path through the same machinery.
+// The one request path every call goes through, in the order a call meets
+// it: the request an endpoint describes; Client.do, which builds it, runs
+// the attempts through go-retryablehttp and maps the final answer; the
+// retry layers and policies (which methods, statuses and errors are
+// retried, and the no-duplicate rule for calls that create something);
+// backoff and Retry-After; reading the answer; the errors of a call with no
+// usable answer; and Client.Do, any path through the same machinery. Every
+// rule of a call is a field of its request or a function here, never a
+// context value.
 
 import (
 	"bytes"
@@ -116,7 +105,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	}
 	// The retry layer: a read whose attempts nobody follows shares one of
 	// the client's; any other call gets one of its own (see call).
-	retry, cl, sendCtx := c.readers[boolIndex(r.polling)], (*call)(nil), ctx
+	retry, cl, sendCtx := c.readers[r.polling], (*call)(nil), ctx
 	if !r.retriedLikeGet() || r.describe || c.observer != nil {
 		cl = c.newCall(&r)
 		retry = cl.retry
@@ -194,15 +183,12 @@ func (c *Client) url(r request) string {
 	return c.baseURL + path + seg + rest + sep + r.query
 }
 
-// call is one call whose attempts are followed: one that may create
-// something (to tell whether the server may have acted), or whose answer
-// is described (to count its attempts). It has a retry layer of its own,
-// whose RequestLogHook is the call's startAttempt and, for a call that may
-// create something, whose CheckRetry is the call's createPolicy; the
-// transport and the retry layer report into it, the transport from its own
+// call is a call whose attempts are followed: one that may create
+// something (did the server act?), or whose answer is described (how many
+// attempts?). Its own retry layer runs startAttempt before each attempt
+// and, for a create, createPolicy; the transport reports from its own
 // goroutines, hence the atomics. Reads that nobody follows share the
-// client's read retriers instead: a retry layer per call costs them about
-// 8% of a GetJob, and their policy needs nothing of the call.
+// client's retry layers: one per call costs a GetJob about 8%.
 type call struct {
 	retry   *retryablehttp.Client
 	maxWait time.Duration // the longest wait slept on, Retry-After included
@@ -215,7 +201,7 @@ type call struct {
 
 func (c *Client) newCall(r *request) *call {
 	cl := &call{maxWait: c.retryWaitMax}
-	policy := c.readers[boolIndex(r.polling)].CheckRetry
+	policy := c.readers[r.polling].CheckRetry
 	if !r.retriedLikeGet() {
 		policy = cl.createPolicy
 	}
@@ -237,13 +223,6 @@ func (c *Client) retrier(policy retryablehttp.CheckRetry, hook retryablehttp.Req
 		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
 		RequestLogHook: hook,
 	}
-}
-
-func boolIndex(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // traced follows the connection events of the call's attempts, which tell

@@ -84,18 +84,18 @@ type StaticExport struct {
 
 // MarshalJSON writes the export as the API does.
 func (e StaticExport) MarshalJSON() ([]byte, error) {
-	return marshalWire(staticExportWire{JobID: e.ID, Status: e.Status, Progress: e.Progress, PageCount: e.PageCount,
+	return marshalWire(wireStaticExport{JobID: e.ID, Status: e.Status, Progress: e.Progress, PageCount: e.PageCount,
 		CreatedAt: dateTime{e.CreatedAt}, UpdatedAt: dateTime{e.UpdatedAt}, Error: nullable(e.Error)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
 func (e *StaticExport) UnmarshalJSON(b []byte) error {
-	return unmarshalWire(b, e, (*staticExportWire).export)
+	return unmarshalWire(b, e, (*wireStaticExport).export)
 }
 
-// staticExportWire is the StaticExportJob answer as sent. The times are
+// wireStaticExport is the StaticExportJob answer as sent. The times are
 // date-times in the vendor schema: a value that is not one is an error.
-type staticExportWire struct {
+type wireStaticExport struct {
 	JobID     string             `json:"jobId"`
 	Status    StaticExportStatus `json:"status"`
 	Progress  float64            `json:"progress"`
@@ -105,7 +105,7 @@ type staticExportWire struct {
 	Error     jsonString         `json:"error"`
 }
 
-func (w *staticExportWire) check() error {
+func (w *wireStaticExport) check() error {
 	if w.JobID == "" {
 		return errors.New("static export without a jobId")
 	}
@@ -115,7 +115,7 @@ func (w *staticExportWire) check() error {
 	return nil
 }
 
-func (w *staticExportWire) export() StaticExport {
+func (w *wireStaticExport) export() StaticExport {
 	return StaticExport{
 		ID: w.JobID, Status: w.Status, Progress: w.Progress, PageCount: w.PageCount,
 		CreatedAt: w.CreatedAt.t, UpdatedAt: w.UpdatedAt.t, Error: w.Error.s,
@@ -153,45 +153,36 @@ func (b StaticExportBundle) LogValue() slog.Value {
 
 // MarshalJSON writes the bundle as the API does, without its link.
 func (b StaticExportBundle) MarshalJSON() ([]byte, error) {
-	return marshalWire(bundleWire{JobID: b.JobID, SizeBytes: &b.SizeBytes, ExpiresAt: dateTime{b.ExpiresAt}})
+	return marshalWire(wireBundle{JobID: b.JobID, SizeBytes: count(int(b.SizeBytes)), ExpiresAt: dateTime{b.ExpiresAt}})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes (and a bundleUrl, if any).
 func (b *StaticExportBundle) UnmarshalJSON(data []byte) error {
-	return unmarshalWire(data, b, (*bundleWire).bundle)
+	return unmarshalWire(data, b, (*wireBundle).bundle)
 }
 
-type bundleWire struct {
-	JobID     string   `json:"jobId"`
-	BundleURL *string  `json:"bundleUrl,omitempty"`
-	SizeBytes *int64   `json:"sizeBytes"`
-	ExpiresAt dateTime `json:"expiresAt"`
+type wireBundle struct {
+	JobID     string     `json:"jobId"`
+	BundleURL jsonString `json:"bundleUrl,omitzero"`
+	SizeBytes jsonCount  `json:"sizeBytes"`
+	ExpiresAt dateTime   `json:"expiresAt"`
 }
 
-func (w *bundleWire) bundle() StaticExportBundle {
-	b := StaticExportBundle{JobID: w.JobID, ExpiresAt: w.ExpiresAt.t}
-	if w.BundleURL != nil {
-		b.URL = *w.BundleURL
-	}
-	if w.SizeBytes != nil {
-		b.SizeBytes = *w.SizeBytes
-	}
-	return b
+func (w *wireBundle) bundle() StaticExportBundle {
+	return StaticExportBundle{JobID: w.JobID, URL: w.BundleURL.s, SizeBytes: int64(w.SizeBytes.n), ExpiresAt: w.ExpiresAt.t}
 }
 
-func (w *bundleWire) check() error {
+func (w *wireBundle) check() error {
 	switch {
-	case w.BundleURL == nil || *w.BundleURL == "":
+	case w.BundleURL.s == "":
 		return errors.New("bundle without a bundleUrl")
-	case w.SizeBytes == nil:
+	case !w.SizeBytes.set:
 		return errors.New("bundle without a sizeBytes")
-	case *w.SizeBytes < 0:
-		return fmt.Errorf("bundle of %d bytes", *w.SizeBytes)
+	case w.SizeBytes.n < 0:
+		return fmt.Errorf("bundle of %d bytes", w.SizeBytes.n)
 	}
-	if _, err := parseBundleLink(*w.BundleURL); err != nil {
-		return err
-	}
-	return nil
+	_, err := parseBundleLink(w.BundleURL.s)
+	return err
 }
 
 // parseBundleLink accepts an absolute http(s) URL without user info: Go
@@ -231,7 +222,7 @@ func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*
 	if err != nil {
 		return nil, fmt.Errorf("mintlify: encoding static export: %w", err)
 	}
-	w, err := send[staticExportWire](ctx, c, request{
+	w, err := send[wireStaticExport](ctx, c, request{
 		method: http.MethodPost,
 		path:   "/v1/static-export/jobs",
 		body:   body,
@@ -259,7 +250,7 @@ func (c *Client) getStaticExport(ctx context.Context, jobID string, polling bool
 		return nil, err
 	}
 	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), polling: polling}
-	w, err := send[staticExportWire](ctx, c, r)
+	w, err := send[wireStaticExport](ctx, c, r)
 	if err != nil {
 		return nil, err
 	}
@@ -298,14 +289,14 @@ func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticE
 		path:       "/v1/static-export/jobs/" + url.PathEscape(jobID) + "/bundle",
 		idempotent: true,
 	}
-	w, err := send[bundleWire](ctx, c, r)
+	w, err := send[wireBundle](ctx, c, r)
 	if err != nil {
 		return nil, err
 	}
 	if w.JobID != "" && w.JobID != jobID {
 		return nil, c.malformed(r, "asked for the bundle of static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
-	if c.scrub(*w.BundleURL, false) != *w.BundleURL {
+	if c.scrub(w.BundleURL.s, false) != w.BundleURL.s {
 		// A proxy echoed the key into the link: following it would hand
 		// the key to the storage host.
 		return nil, c.malformed(r, "the bundle link holds the API key")

@@ -66,11 +66,7 @@ var viewsRoute = &route[wireViewsPage, ViewsPage, PathViews]{
 	path:     "views",
 	maxLimit: 250,
 	page: func(w *wireViewsPage) *ViewsPage {
-		p := &ViewsPage{Totals: ViewCounts(w.Totals.counts()), Views: make([]PathViews, len(w.Rows)), HasMore: w.HasMore.v}
-		for i := range w.Rows {
-			p.Views[i] = PathViews(w.Rows[i].visitors()) // the same fields
-		}
-		return p
+		return &ViewsPage{Totals: ViewCounts(w.Totals.counts()), Views: each(w.Rows, (*wirePathCounts).views), HasMore: w.HasMore.v}
 	},
 	rows: func(p *ViewsPage) *[]PathViews { return &p.Views },
 	next: func(p *ViewsPage) (string, bool) { return "", p.HasMore },
@@ -87,10 +83,8 @@ func (c *Client) GetViews(ctx context.Context, p ViewsParams) (*ViewsPage, error
 // ViewPages walks the views export page by page from p.Offset (GET
 // /v1/analytics/{projectId}/views, one request per page of 250 rows unless
 // p.Limit says otherwise). It fetches lazily, yields a failure once as
-// (nil, *[WalkError]) whose Offset is where to resume, drops rows already
-// yielded, and stops a server that misbehaves as [Client.VisitorPages]
-// does: at once for an empty page that says more follow, after 10 pages in
-// a row with no new row, and at 1,000 requests ([WithMaxWalkRequests]).
+// (nil, *[WalkError]) whose Offset is where to resume, and drops rows
+// already yielded, as [Client.VisitorPages] does.
 func (c *Client) ViewPages(ctx context.Context, p ViewsParams) iter.Seq2[*ViewsPage, error] {
 	return viewsRoute.pages(ctx, c, p.params())
 }

@@ -72,11 +72,7 @@ var visitorsRoute = &route[wireVisitorsPage, VisitorsPage, PathVisitors]{
 	path:     "visitors",
 	maxLimit: 250,
 	page: func(w *wireVisitorsPage) *VisitorsPage {
-		p := &VisitorsPage{Totals: w.Totals.counts(), Visitors: make([]PathVisitors, len(w.Rows)), HasMore: w.HasMore.v}
-		for i := range w.Rows {
-			p.Visitors[i] = w.Rows[i].visitors()
-		}
-		return p
+		return &VisitorsPage{Totals: w.Totals.counts(), Visitors: each(w.Rows, (*wirePathCounts).visitors), HasMore: w.HasMore.v}
 	},
 	rows: func(p *VisitorsPage) *[]PathVisitors { return &p.Visitors },
 	next: func(p *VisitorsPage) (string, bool) { return "", p.HasMore },
@@ -98,14 +94,11 @@ func (c *Client) GetVisitors(ctx context.Context, p VisitorsParams) (*VisitorsPa
 // to read Totals, or to write pages in batches.
 //
 // A page is requested only when the loop asks for it: breaking out stops
-// the walk. A failure is yielded once as (nil, *[WalkError]) and ends the
-// walk; WalkError.Offset is where a new walk resumes. Rows already yielded
-// in this walk are dropped from later pages, and the guards of the pager
-// apply: an empty page that says more follow ends the walk at once, 10
-// pages in a row with no new row (a server ignoring offset) end it after
-// the 10th, and no walk sends more than 1,000 requests (see
-// [WithMaxWalkRequests]). See [Client.Visitors] for what happens when the
-// data change during a walk.
+// the walk. A failure, or a guard against a misbehaving server, is yielded
+// once as (nil, *[WalkError]) and ends the walk; WalkError.Offset is where
+// a new walk resumes. Rows already yielded in this walk are dropped from
+// later pages. See [Client.Visitors] for what happens when the data change
+// during a walk.
 func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*VisitorsPage, error] {
 	return visitorsRoute.pages(ctx, c, p.params())
 }
