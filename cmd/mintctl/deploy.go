@@ -9,6 +9,12 @@ import (
 	mintlify "github.com/docsagent/mintlify-go"
 )
 
+// triggerCommands are the commands that start a run of the project's site
+// or of an automation: deploy, preview and automation run.
+func (a *app) triggerCommands() []*cobra.Command {
+	return []*cobra.Command{a.deployCommand(), a.previewCommand(), a.automationCommand()}
+}
+
 func (a *app) deployCommand() *cobra.Command {
 	var f waitFlags
 	cmd := &cobra.Command{

@@ -125,8 +125,8 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mintctl",
 		Short: "Drive the Mintlify admin API from a shell or a CI pipeline",
-		Long: `mintctl runs agent jobs, exports analytics, triggers deployments and previews,
-runs automations and static exports with the Mintlify admin API.
+		Long: `mintctl runs agent jobs, exports analytics, deploys the site and its previews,
+triggers the other runs and makes static exports with the Mintlify admin API.
 
 Credentials come only from the environment, never from flags (flags show in
 process lists and CI logs):
@@ -161,8 +161,8 @@ Exit codes:
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &codeError{exitUsage, err}
 	})
-	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.deployCommand(), a.previewCommand(),
-		a.automationCommand(), a.staticExportCommand(), a.mockCommand())
+	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.staticExportCommand(), a.mockCommand())
+	root.AddCommand(a.triggerCommands()...)
 	// cobra's own help and completion commands answer an unknown topic or
 	// shell with text and exit 0: a script would not notice the typo.
 	root.SetHelpCommand(&cobra.Command{
