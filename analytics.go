@@ -1,22 +1,15 @@
 package mintlify
 
-// What every analytics route shares: the route value that a route file
-// fills in (its path, largest page, wire answer and conversion, and for
-// list routes how it pages), the parameters and their query string, and
-// dates. Each route lives in its own file (visitors.go, views.go,
-// searches.go, feedback.go, assistant.go); pagination.go walks the list
-// routes.
+// What every analytics route shares: the parameters and their query
+// string, dates, and the wire types of visitors and views. Each route
+// lives in its own file (visitors.go, views.go, searches.go, feedback.go,
+// assistant.go) as a route value (pagination.go) and its types.
 //
 // All analytics routes share one quota: 100 requests per organization per
 // hour. The iterators therefore ask for each route's largest page unless
 // told otherwise.
 
 import (
-	"cmp"
-	"context"
-	"hash/maphash"
-	"iter"
-	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -28,29 +21,6 @@ import (
 // puts the client's escaped project ID in place of "{projectId}".
 const analyticsPath = "/v1/analytics/{projectId}/"
 
-// route is one analytics route: W is its wire answer (checked by send), P
-// the page users see, R a row. A route file declares one of these and its
-// types; the three methods of a list route (GetX, XPages, X) are get,
-// pages and rows.
-type route[W, P, R any] struct {
-	path string // after analyticsPath
-	// maxLimit is the largest page: a larger Limit is invalid, and the
-	// walks ask for it when Limit is 0.
-	maxLimit int
-	page     func(*W) *P
-
-	// For list routes only: cursorPaged routes follow next's cursor,
-	// offset routes add the rows received to the offset.
-	cursorPaged bool
-	rows        func(*P) *[]R
-	// next says whether more pages follow, and from which cursor ("" on
-	// offset routes).
-	next func(*P) (cursor string, more bool)
-	// key is a row's identity, hashed with the walk's seed (see
-	// recentKeys).
-	key func(maphash.Seed, R) uint64
-}
-
 // params are the parameters of every analytics route, whatever public
 // params type they come from; zero fields are not sent.
 type params struct {
@@ -59,38 +29,6 @@ type params struct {
 	at       position // where the first page starts
 	source   FeedbackSource
 	statuses []FeedbackStatus
-}
-
-// get reads one page (GetX): with Limit 0 it sends none, and the server
-// answers its default.
-func (rt *route[W, P, R]) get(ctx context.Context, c *Client, p params) (*P, error) {
-	q, err := rt.encode(p)
-	if err != nil {
-		return nil, err
-	}
-	return rt.fetch(ctx, c, q, p.at)
-}
-
-// pages walks every page from p.at (XPages), with the largest pages unless
-// p.limit says otherwise: the fewest requests of the hourly quota.
-func (rt *route[W, P, R]) pages(ctx context.Context, c *Client, p params) iter.Seq2[*P, error] {
-	p.limit = cmp.Or(p.limit, rt.maxLimit)
-	q, err := rt.encode(p)
-	return rt.walk(ctx, c, q, p.at, err)
-}
-
-// all walks every row from p.at (X).
-func (rt *route[W, P, R]) all(ctx context.Context, c *Client, p params) iter.Seq2[R, error] {
-	return rowsOf(rt.pages(ctx, c, p), rt.rows)
-}
-
-// fetch sends one page request: the shared parameters q plus the position.
-func (rt *route[W, P, R]) fetch(ctx context.Context, c *Client, q string, at position) (*P, error) {
-	w, err := send[W](ctx, c, request{method: http.MethodGet, path: analyticsPath + rt.path, query: at.appendTo(q)})
-	if err != nil {
-		return nil, err
-	}
-	return rt.page(w), nil
 }
 
 // analyticsQuery is the wire form of the shared parameters: zero fields
@@ -104,14 +42,14 @@ type analyticsQuery struct {
 	Status   string `url:"status,omitempty"`
 }
 
-// encode validates p as the API would (the limit against the route's own
-// range) and returns the query string without the position.
-func (rt *route[W, P, R]) encode(p params) (string, error) {
+// encode validates p as the API would (the limit against the route's
+// largest page) and returns the query string without the position.
+func (p params) encode(maxLimit int) (string, error) {
 	if p.at.offset < 0 {
 		return "", invalidf("offset %d is negative", p.at.offset)
 	}
-	if p.limit < 0 || p.limit > rt.maxLimit {
-		return "", invalidf("limit %d outside 1..%d (0 for the default)", p.limit, rt.maxLimit)
+	if p.limit < 0 || p.limit > maxLimit {
+		return "", invalidf("limit %d outside 1..%d (0 for the default)", p.limit, maxLimit)
 	}
 	if err := validateRange(p.from, p.to); err != nil {
 		return "", err
@@ -218,21 +156,11 @@ type wireCounts struct {
 
 func (w *wireCounts) complete() bool { return w.Human.set && w.AI.set && w.Total.set }
 
-func (w *wireCounts) counts() VisitorCounts {
-	return VisitorCounts{Human: w.Human.n, AI: w.AI.n, Total: w.Total.n}
-}
-
 // wirePathCounts is a row of the visitors or views routes.
 type wirePathCounts struct {
 	Path jsonString `json:"path"`
 	wireCounts
 }
-
-func (r *wirePathCounts) visitors() PathVisitors {
-	return PathVisitors{Path: r.Path.s, Human: r.Human.n, AI: r.AI.n, Total: r.Total.n}
-}
-
-func (r *wirePathCounts) views() PathViews { return PathViews(r.visitors()) } // the same fields
 
 // checkTraffic checks the shape visitors and views share: totals, rows
 // under rowsName, hasMore.

@@ -143,7 +143,6 @@ func newAPIError(resp *http.Response, r io.Reader, scrub redact.Scrubber) *APIEr
 		StatusCode: resp.StatusCode,
 		RequestID:  safeText(requestID(resp.Header), scrub, maxIDRunes, false),
 	}
-	e.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	body, _ := io.ReadAll(io.LimitReader(r, maxErrorBody))
 
 	var wire struct {

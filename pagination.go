@@ -1,7 +1,8 @@
 package mintlify
 
-// One pager for every analytics list route, whether it pages by offset
-// (visitors, views) or by cursor (searches, feedback, assistant).
+// The route value each analytics route file fills in, and one pager for
+// every list route, whether it pages by offset (visitors, views) or by
+// cursor (searches, feedback, assistant).
 //
 // What a walk promises, whatever the server does:
 //   - Pages are fetched lazily: breaking out of the loop stops the requests.
@@ -23,12 +24,14 @@ package mintlify
 // client (see WithMaxRetries) are not counted again.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"iter"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -126,6 +129,61 @@ func (e *WalkError) shown(s string) string {
 
 // Unwrap gives the cause to errors.Is and errors.As.
 func (e *WalkError) Unwrap() error { return e.Err }
+
+// route is one analytics route: W is its wire answer (checked by send), P
+// the page users see, R a row. A route file declares one of these and its
+// types; the three methods of a list route (GetX, XPages, X) are get,
+// pages and all.
+type route[W, P, R any] struct {
+	path string // after analyticsPath
+	// maxLimit is the largest page: a larger Limit is invalid, and the
+	// walks ask for it when Limit is 0.
+	maxLimit int
+	page     func(*W) *P
+
+	// For list routes only: cursorPaged routes follow next's cursor,
+	// offset routes add the rows received to the offset.
+	cursorPaged bool
+	rows        func(*P) *[]R
+	// next says whether more pages follow, and from which cursor ("" on
+	// offset routes).
+	next func(*P) (cursor string, more bool)
+	// key is a row's identity, hashed with the walk's seed (see
+	// recentKeys).
+	key func(maphash.Seed, R) uint64
+}
+
+// get reads one page (GetX): with Limit 0 it sends none, and the server
+// answers its default.
+func (rt *route[W, P, R]) get(ctx context.Context, c *Client, p params) (*P, error) {
+	q, err := p.encode(rt.maxLimit)
+	if err != nil {
+		return nil, err
+	}
+	return rt.fetch(ctx, c, q, p.at)
+}
+
+// pages walks every page from p.at (XPages), with the largest pages unless
+// p.limit says otherwise: the fewest requests of the hourly quota.
+func (rt *route[W, P, R]) pages(ctx context.Context, c *Client, p params) iter.Seq2[*P, error] {
+	p.limit = cmp.Or(p.limit, rt.maxLimit)
+	q, err := p.encode(rt.maxLimit)
+	return rt.walk(ctx, c, q, p.at, err)
+}
+
+// all walks every row from p.at (X).
+func (rt *route[W, P, R]) all(ctx context.Context, c *Client, p params) iter.Seq2[R, error] {
+	return rowsOf(rt.pages(ctx, c, p), rt.rows)
+}
+
+// fetch sends one page request: the shared parameters q plus the position.
+func (rt *route[W, P, R]) fetch(ctx context.Context, c *Client, q string, at position) (*P, error) {
+	w, err := send[W](ctx, c, request{method: http.MethodGet, path: analyticsPath + rt.path, query: at.appendTo(q)})
+	if err != nil {
+		return nil, err
+	}
+	return rt.page(w), nil
+}
 
 // walk walks the route from start with the encoded parameters q. invalid,
 // when set, is yielded before any request.

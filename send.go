@@ -499,6 +499,7 @@ func (c *Client) apiError(ctx context.Context, r request, resp *http.Response) e
 		defer stop()
 		apiErr = newAPIError(resp, resp.Body, c.scrub)
 	}
+	apiErr.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	apiErr.outcomeUnknown = !r.retriedLikeGet() && gatewayMayHaveActed(resp.StatusCode)
 	return apiErr
 }

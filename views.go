@@ -62,6 +62,8 @@ func (w *wireViewsPage) check() error {
 	return checkTraffic(w.Totals, w.Rows, w.HasMore, "views")
 }
 
+func (r *wirePathCounts) views() PathViews { return PathViews(r.visitors()) } // the same fields
+
 var viewsRoute = &route[wireViewsPage, ViewsPage, PathViews]{
 	path:     "views",
 	maxLimit: 250,

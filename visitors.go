@@ -68,6 +68,14 @@ func (w *wireVisitorsPage) check() error {
 	return checkTraffic(w.Totals, w.Rows, w.HasMore, "visitors")
 }
 
+func (w *wireCounts) counts() VisitorCounts {
+	return VisitorCounts{Human: w.Human.n, AI: w.AI.n, Total: w.Total.n}
+}
+
+func (r *wirePathCounts) visitors() PathVisitors {
+	return PathVisitors{Path: r.Path.s, Human: r.Human.n, AI: r.AI.n, Total: r.Total.n}
+}
+
 var visitorsRoute = &route[wireVisitorsPage, VisitorsPage, PathVisitors]{
 	path:     "visitors",
 	maxLimit: 250,
