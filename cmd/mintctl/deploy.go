@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -133,7 +134,7 @@ func (a *app) followDeployment(ctx context.Context, c *mintlify.Client, id, prev
 // turns a failure into exit code 3.
 func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *waitFlags, outs []output, waited bool) error {
 	if f.json {
-		if err := printJSON(a.stdout, deploymentJSON{d, previewURL}); err != nil {
+		if err := printDeployment(a.stdout, d, previewURL); err != nil {
 			return err
 		}
 	} else {
@@ -166,21 +167,21 @@ func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *wai
 	return nil
 }
 
-// deploymentJSON is a deployment as the API spells it (the SDK's own
-// JSON), with the preview's URL, which the status route does not carry,
-// added for a preview.
-type deploymentJSON struct {
-	d          *mintlify.Deployment
-	previewURL string
-}
-
-func (j deploymentJSON) MarshalJSON() ([]byte, error) {
-	b, err := encodeJSON(j.d)
-	if err != nil || j.previewURL == "" {
-		return b, err
+// printDeployment prints the deployment as the API spells it (the SDK's
+// own JSON) on one line, with a preview's URL, which the status route does
+// not carry, added as previewUrl.
+func printDeployment(w io.Writer, d *mintlify.Deployment, previewURL string) error {
+	b, err := encodeJSON(d)
+	if err == nil && previewURL != "" {
+		var u []byte
+		u, err = encodeJSON(previewURL)
+		b = append(append(append(b[:len(b)-1], `,"previewUrl":`...), u...), '}')
 	}
-	u, err := encodeJSON(j.previewURL)
-	return append(append(append(b[:len(b)-1], `,"previewUrl":`...), u...), '}'), err
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 func (a *app) automationCommand() *cobra.Command {
