@@ -27,35 +27,90 @@ func (s JobStatus) Terminal() bool {
 	return s == JobCompleted || s == JobArchived || s == JobFailed
 }
 
-// Job is an agent job. Nullable fields come back as their zero value.
+// Job is an agent job. Nullable fields come back as their zero value. It
+// marshals as the API sends it: PRLink "" and a nil ArchivedAt as null.
 type Job struct {
-	ID     string    `json:"id"`
-	Status JobStatus `json:"status"`
-	Source JobSource `json:"source"`
+	ID     string
+	Status JobStatus
+	Source JobSource
 	// Model is the AI model the agent runs on.
-	Model string `json:"model"`
+	Model string
 	// PRLink is the pull request the agent opened: "" while the job is
 	// active and when it changed no files.
-	PRLink     string     `json:"prLink"`
-	CreatedAt  time.Time  `json:"createdAt"`
-	ArchivedAt *time.Time `json:"archivedAt"` // nil until archived
+	PRLink     string
+	CreatedAt  time.Time
+	ArchivedAt *time.Time // nil until archived
 }
 
+// MarshalJSON writes the job as the API does.
+func (j Job) MarshalJSON() ([]byte, error) { return marshalWire(j.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (j *Job) UnmarshalJSON(b []byte) error { return unmarshalWire(b, j, (*wireJob).job) }
+
 // JobSource is where the agent works: a GitHub repository and its branch.
+// It marshals as the API sends it, Ref "" as null.
 type JobSource struct {
-	Repository string `json:"repository"` // full URL of the GitHub repository
-	Ref        string `json:"ref"`        // branch; "" when the API sends null
+	Repository string // full URL of the GitHub repository
+	Ref        string // branch; "" when the API sends null
+}
+
+// MarshalJSON writes the source as the API does.
+func (s JobSource) MarshalJSON() ([]byte, error) { return marshalWire(s.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *JobSource) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, s, (*wireJobSource).source)
+}
+
+// wireJob is a job as the API sends it. The times are date-times in the
+// vendor schema: a value that is not one is an error.
+type wireJob struct {
+	ID         string        `json:"id"`
+	Status     JobStatus     `json:"status"`
+	Source     wireJobSource `json:"source"`
+	Model      string        `json:"model"`
+	PRLink     jsonString    `json:"prLink"`
+	CreatedAt  dateTime      `json:"createdAt"`
+	ArchivedAt dateTime      `json:"archivedAt"`
+}
+
+type wireJobSource struct {
+	Repository string     `json:"repository"`
+	Ref        jsonString `json:"ref"`
 }
 
 // check insists on what every job answer has: an ID and a status.
-func (j *Job) check() error {
+func (w *wireJob) check() error {
 	switch {
-	case j.ID == "":
+	case w.ID == "":
 		return errors.New("the job has no id")
-	case j.Status == "":
+	case w.Status == "":
 		return errors.New("the job has no status")
 	}
 	return nil
+}
+
+func (w *wireJob) job() Job {
+	j := Job{ID: w.ID, Status: w.Status, Source: w.Source.source(), Model: w.Model, PRLink: w.PRLink.s, CreatedAt: w.CreatedAt.t}
+	if t := w.ArchivedAt.t; !t.IsZero() {
+		j.ArchivedAt = &t
+	}
+	return j
+}
+
+func (j Job) wire() wireJob {
+	w := wireJob{ID: j.ID, Status: j.Status, Source: j.Source.wire(), Model: j.Model, PRLink: nullable(j.PRLink), CreatedAt: dateTime{j.CreatedAt}}
+	if j.ArchivedAt != nil {
+		w.ArchivedAt.t = *j.ArchivedAt
+	}
+	return w
+}
+
+func (w *wireJobSource) source() JobSource { return JobSource{Repository: w.Repository, Ref: w.Ref.s} }
+
+func (s JobSource) wire() wireJobSource {
+	return wireJobSource{Repository: s.Repository, Ref: nullable(s.Ref)}
 }
 
 type promptBody struct {
@@ -80,15 +135,16 @@ func (c *Client) CreateJob(ctx context.Context, prompt string) (*Job, error) {
 // An unknown job is [ErrNotFound]; an answer about another job is
 // [ErrMalformedResponse].
 func (c *Client) GetJob(ctx context.Context, jobID string) (*Job, error) {
+	return c.getJob(ctx, jobID, false)
+}
+
+// getJob is GetJob, also for a poller (see request.polling).
+func (c *Client) getJob(ctx context.Context, jobID string, polling bool) (*Job, error) {
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID)}
-	job, err := send[Job](ctx, c, r)
-	if err != nil {
-		return nil, err
-	}
-	return c.sameJob(r, job, jobID)
+	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID), polling: polling}
+	return c.sendJob(ctx, r, jobID)
 }
 
 // SendMessage sends a follow-up instruction to a job (POST
@@ -114,20 +170,22 @@ func (c *Client) postPrompt(ctx context.Context, r request, prompt, jobID string
 		return nil, invalidf("prompt cannot be encoded: %v", err)
 	}
 	r.body = body
-	job, err := send[Job](ctx, c, r)
-	if err != nil || jobID == "" {
-		return job, err
-	}
-	return c.sameJob(r, job, jobID)
+	return c.sendJob(ctx, r, jobID)
 }
 
-// sameJob refuses an answer about another job than the one asked for: a
-// confused proxy or cache, which the caller must not act on.
-func (c *Client) sameJob(r request, job *Job, jobID string) (*Job, error) {
-	if job.ID != jobID {
-		return nil, c.malformed(r, "the answer is about job %q, not %q", job.ID, jobID)
+// sendJob sends r and reads the job it answers. A non-empty jobID is the
+// job the answer must be about: another is a confused proxy or cache,
+// which the caller must not act on.
+func (c *Client) sendJob(ctx context.Context, r request, jobID string) (*Job, error) {
+	w, err := send[wireJob](ctx, c, r)
+	if err != nil {
+		return nil, err
 	}
-	return job, nil
+	if jobID != "" && w.ID != jobID {
+		return nil, c.malformed(r, "the answer is about job %q, not %q", w.ID, jobID)
+	}
+	job := w.job()
+	return &job, nil
 }
 
 // PollJob reads the job until its status is terminal and returns it with a
@@ -140,6 +198,6 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 		return nil, err
 	}
 	return poll(ctx, c, fmt.Sprintf("job %q", jobID), func(ctx context.Context) (*Job, error) {
-		return c.GetJob(ctx, jobID)
+		return c.getJob(ctx, jobID, true)
 	}, func(j *Job) bool { return j.Status.Terminal() }, opts)
 }

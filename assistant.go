@@ -12,9 +12,6 @@ import (
 	"time"
 )
 
-// maxConversationsLimit is the largest page the assistant route serves.
-const maxConversationsLimit = 1000
-
 // ConversationsParams selects the turns of the assistant export.
 type ConversationsParams struct {
 	// DateFrom is the first instant counted; zero sends none. DateTo is the
@@ -28,31 +25,42 @@ type ConversationsParams struct {
 	Cursor string
 }
 
-func (p ConversationsParams) encode() (string, error) {
-	return encodeQuery(p.DateFrom, p.DateTo, p.Limit, maxConversationsLimit, "", nil)
+func (p ConversationsParams) params() params {
+	return params{from: p.DateFrom, to: p.DateTo, limit: p.Limit, at: position{cursor: p.Cursor}}
 }
 
 // Conversation is one turn of an assistant conversation: a reader's query
 // and the assistant's response. ID is the ULID of the turn's thread, the
 // same for every turn of it: pass it to [Client.GetThread] for the whole
 // thread. A turn is identified by ID and Timestamp together.
+//
+// It marshals as the API sends it: QueryCategory and PageURL "" as null, a
+// zero Timestamp (one the SDK could not read) as null, no Sources as [].
 type Conversation struct {
-	ID string `json:"id"`
+	ID string
 	// Timestamp is when the reader asked; zero when the server sent a time
 	// it could not read.
-	Timestamp time.Time `json:"timestamp"`
-	Query     string    `json:"query"`
-	Response  string    `json:"response"`
+	Timestamp time.Time
+	Query     string
+	Response  string
 	// ResponseType is "answer" or "clarifying_question" (the assistant
 	// asked back); "answer" when the server leaves it out.
-	ResponseType string               `json:"responseType"`
-	Sources      []ConversationSource `json:"sources"`
+	ResponseType string
+	Sources      []ConversationSource
 	// ResolutionStatus is "answered", or "unanswered" when the docs did not
 	// cover the question.
-	ResolutionStatus string `json:"resolutionStatus"`
+	ResolutionStatus string
 	// QueryCategory and PageURL are "" when the server sends null.
-	QueryCategory string `json:"queryCategory"`
-	PageURL       string `json:"pageUrl"`
+	QueryCategory string
+	PageURL       string // pageUrl
+}
+
+// MarshalJSON writes the turn as the API does.
+func (t Conversation) MarshalJSON() ([]byte, error) { return marshalWire(t.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (t *Conversation) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, t, (*wireConversation).turn)
 }
 
 // ConversationSource is a documentation page a response drew on.
@@ -61,12 +69,24 @@ type ConversationSource struct {
 	URL   string `json:"url"`
 }
 
-// ConversationsPage is one page of the assistant export.
+// ConversationsPage is one page of the assistant export. It marshals as
+// the API sends it, NextCursor "" as null.
 type ConversationsPage struct {
-	Conversations []Conversation `json:"conversations"`
+	Conversations []Conversation
 	// NextCursor leads to the next page when HasMore is set.
-	NextCursor string `json:"nextCursor"`
-	HasMore    bool   `json:"hasMore"`
+	NextCursor string
+	HasMore    bool
+}
+
+// MarshalJSON writes the page as the API does.
+func (p ConversationsPage) MarshalJSON() ([]byte, error) {
+	return marshalWire(wireConversationsPage{Rows: each(p.Conversations, (*Conversation).wire),
+		NextCursor: nullable(p.NextCursor), HasMore: boolean(p.HasMore)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (p *ConversationsPage) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, p, func(w *wireConversationsPage) ConversationsPage { return *w.page() })
 }
 
 type wireConversationsPage struct {
@@ -95,7 +115,7 @@ type wireSource struct {
 func (w *wireConversationsPage) check() error {
 	var c fieldCheck
 	c.need(w.Rows != nil, "conversations")
-	c.nullable(w.NextCursor, "nextCursor")
+	c.need(w.NextCursor.set, "nextCursor")
 	c.need(w.HasMore.set, "hasMore")
 	for i := range w.Rows {
 		r := &w.Rows[i]
@@ -109,28 +129,35 @@ func (w *wireConversationsPage) check() error {
 			c.need(s.Title.present() && s.URL.present(), "conversations[].sources[].title, url")
 		}
 		c.need(r.ResolutionStatus.present(), "conversations[].resolutionStatus")
-		c.nullable(r.QueryCategory, "conversations[].queryCategory")
-		c.nullable(r.PageURL, "conversations[].pageUrl")
+		c.need(r.QueryCategory.set, "conversations[].queryCategory")
+		c.need(r.PageURL.set, "conversations[].pageUrl")
 	}
 	return c.err
 }
 
 func (r *wireConversation) turn() Conversation {
-	sources := make([]ConversationSource, len(r.Sources))
-	for i, s := range r.Sources {
-		sources[i] = ConversationSource{Title: s.Title.s, URL: s.URL.s}
-	}
 	return Conversation{
 		ID:               r.ID.s,
 		Timestamp:        r.Timestamp.t,
 		Query:            r.Query.s,
 		Response:         r.Response.s,
 		ResponseType:     cmp.Or(r.ResponseType.s, "answer"),
-		Sources:          sources,
+		Sources:          each(r.Sources, func(s *wireSource) ConversationSource { return ConversationSource{Title: s.Title.s, URL: s.URL.s} }),
 		ResolutionStatus: r.ResolutionStatus.s,
 		QueryCategory:    r.QueryCategory.s,
 		PageURL:          r.PageURL.s,
 	}
+}
+
+func (t Conversation) wire() wireConversation {
+	return wireConversation{ID: str(t.ID), Timestamp: timeOf(t.Timestamp), Query: str(t.Query), Response: str(t.Response),
+		ResponseType: str(t.ResponseType), ResolutionStatus: str(t.ResolutionStatus),
+		QueryCategory: nullable(t.QueryCategory), PageURL: nullable(t.PageURL),
+		Sources: each(t.Sources, func(s *ConversationSource) wireSource { return wireSource{Title: str(s.Title), URL: str(s.URL)} })}
+}
+
+func (w *wireConversationsPage) page() *ConversationsPage {
+	return &ConversationsPage{Conversations: each(w.Rows, (*wireConversation).turn), NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
 }
 
 // turnKey is a turn's identity: its thread's ID and when it was asked (the
@@ -152,30 +179,21 @@ func turnKey(seed maphash.Seed, r Conversation) uint64 {
 	return h.Sum64()
 }
 
-var conversationsPager = &pager[wireConversationsPage, ConversationsPage, Conversation]{
-	path:        analyticsPath + "assistant",
+var conversationsRoute = &route[wireConversationsPage, ConversationsPage, Conversation]{
+	path:        "assistant",
+	maxLimit:    1000,
 	cursorPaged: true,
-	page: func(w *wireConversationsPage) *ConversationsPage {
-		rows := make([]Conversation, len(w.Rows))
-		for i := range w.Rows {
-			rows[i] = w.Rows[i].turn()
-		}
-		return &ConversationsPage{Conversations: rows, NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
-	},
-	rows: func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
-	next: func(p *ConversationsPage) (string, bool) { return p.NextCursor, p.HasMore },
-	key:  turnKey,
+	page:        (*wireConversationsPage).page,
+	rows:        func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
+	next:        func(p *ConversationsPage) (string, bool) { return p.NextCursor, p.HasMore },
+	key:         turnKey,
 }
 
 // GetConversations reads one page of assistant conversation turns (GET
 // /v1/analytics/{projectId}/assistant) from p.Cursor. Each call is one
 // request of the organization's 100 analytics requests an hour.
 func (c *Client) GetConversations(ctx context.Context, p ConversationsParams) (*ConversationsPage, error) {
-	q, err := p.encode()
-	if err != nil {
-		return nil, err
-	}
-	return conversationsPager.get(ctx, c, q, position{cursor: p.Cursor})
+	return conversationsRoute.get(ctx, c, p.params())
 }
 
 // ConversationPages walks the assistant export page by page from p.Cursor
@@ -184,40 +202,53 @@ func (c *Client) GetConversations(ctx context.Context, p ConversationsParams) (*
 // change once recorded and the cursor is a position among them, so a walk
 // neither repeats nor skips one.
 //
-// The walk fetches lazily and yields a failure once as (nil, *[WalkError])
-// whose Cursor resumes it. Guards against a misbehaving server: HasMore
-// with no cursor, or a cursor the walk already followed, ends it with no
-// further request; 10 pages in a row with no new turn end it after the
-// 10th; no walk sends more than 1,000 requests ([WithMaxWalkRequests]). A
-// turn already yielded (same ID and Timestamp) is dropped from its page.
+// The walk fetches lazily, yields a failure (or a guard against a
+// misbehaving server) once as (nil, *[WalkError]) whose Cursor resumes it,
+// and drops a turn already yielded (same ID and Timestamp).
 func (c *Client) ConversationPages(ctx context.Context, p ConversationsParams) iter.Seq2[*ConversationsPage, error] {
-	p.Limit = cmp.Or(p.Limit, maxConversationsLimit)
-	q, err := p.encode()
-	return conversationsPager.pages(ctx, c, q, position{cursor: p.Cursor}, err)
+	return conversationsRoute.pages(ctx, c, p.params())
 }
 
 // Conversations walks every assistant turn from p.Cursor, fetching pages
 // as [Client.ConversationPages] does. A failure is yielded once as (zero,
 // *[WalkError]): walk again with Cursor set to its Cursor to resume.
 func (c *Client) Conversations(ctx context.Context, p ConversationsParams) iter.Seq2[Conversation, error] {
-	return rowsOf(c.ConversationPages(ctx, p), conversationsPager.rows)
+	return conversationsRoute.all(ctx, c, p.params())
 }
 
-// Thread is a whole assistant conversation.
+// Thread is a whole assistant conversation. It marshals as the API sends
+// it (ID as threadId), a zero time (one the SDK could not read) as null.
 type Thread struct {
-	ID string `json:"threadId"`
+	ID string // threadId
 	// CreatedAt is zero when the server sent a time it could not read.
-	CreatedAt time.Time       `json:"createdAt"`
-	Messages  []ThreadMessage `json:"messages"`
+	CreatedAt time.Time
+	Messages  []ThreadMessage
 }
 
-// ThreadMessage is one message of a thread, in order.
+// MarshalJSON writes the thread as the API does.
+func (t Thread) MarshalJSON() ([]byte, error) {
+	return marshalWire(wireThread{ID: str(t.ID), CreatedAt: timeOf(t.CreatedAt), Messages: each(t.Messages, (*ThreadMessage).wire)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (t *Thread) UnmarshalJSON(b []byte) error { return unmarshalWire(b, t, (*wireThread).thread) }
+
+// ThreadMessage is one message of a thread, in order. It marshals as the
+// API sends it, a zero CreatedAt as null.
 type ThreadMessage struct {
-	ID string `json:"id"`
+	ID string
 	// Role is "user" or "assistant".
-	Role      string    `json:"role"`
-	Content   string    `json:"content"`
-	CreatedAt time.Time `json:"createdAt"`
+	Role      string
+	Content   string
+	CreatedAt time.Time
+}
+
+// MarshalJSON writes the message as the API does.
+func (m ThreadMessage) MarshalJSON() ([]byte, error) { return marshalWire(m.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (m *ThreadMessage) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, m, (*wireThreadMessage).message)
 }
 
 type wireThread struct {
@@ -265,11 +296,20 @@ func (c *Client) GetThread(ctx context.Context, threadID string) (*Thread, error
 	if !strings.EqualFold(w.ID.s, threadID) {
 		return nil, c.malformed(r, "asked for thread %q, the answer is about %s", threadID, answerText(w.ID.s))
 	}
-	t := &Thread{ID: w.ID.s, CreatedAt: w.CreatedAt.t, Messages: make([]ThreadMessage, len(w.Messages))}
-	for i, m := range w.Messages {
-		t.Messages[i] = ThreadMessage{ID: m.ID.s, Role: m.Role.s, Content: m.Content.s, CreatedAt: m.CreatedAt.t}
-	}
-	return t, nil
+	t := w.thread()
+	return &t, nil
+}
+
+func (w *wireThread) thread() Thread {
+	return Thread{ID: w.ID.s, CreatedAt: w.CreatedAt.t, Messages: each(w.Messages, (*wireThreadMessage).message)}
+}
+
+func (w *wireThreadMessage) message() ThreadMessage {
+	return ThreadMessage{ID: w.ID.s, Role: w.Role.s, Content: w.Content.s, CreatedAt: w.CreatedAt.t}
+}
+
+func (m ThreadMessage) wire() wireThreadMessage {
+	return wireThreadMessage{ID: str(m.ID), Role: str(m.Role), Content: str(m.Content), CreatedAt: timeOf(m.CreatedAt)}
 }
 
 // isULID reports whether s is a ULID: 26 characters of Crockford's base32
@@ -328,13 +368,12 @@ func (w *wireCallerStats) check() error {
 // /v1/analytics/{projectId}/assistant/caller-stats): one request of the
 // organization's 100 analytics requests an hour.
 func (c *Client) GetCallerStats(ctx context.Context, p CallerStatsParams) (*CallerStats, error) {
-	q, err := encodeQuery(p.DateFrom, p.DateTo, 0, 0, "", nil)
-	if err != nil {
-		return nil, err
-	}
-	w, err := send[wireCallerStats](ctx, c, request{method: http.MethodGet, path: analyticsPath + "assistant/caller-stats", query: q})
-	if err != nil {
-		return nil, err
-	}
-	return &CallerStats{Web: w.Web.n, API: w.API.n, Other: w.Other.n, Total: w.Total.n}, nil
+	return callerStatsRoute.get(ctx, c, params{from: p.DateFrom, to: p.DateTo})
+}
+
+var callerStatsRoute = &route[wireCallerStats, CallerStats, struct{}]{
+	path: "assistant/caller-stats",
+	page: func(w *wireCallerStats) *CallerStats {
+		return &CallerStats{Web: w.Web.n, API: w.API.n, Other: w.Other.n, Total: w.Total.n}
+	},
 }

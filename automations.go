@@ -9,20 +9,21 @@ import (
 	"unicode"
 )
 
-// AutomationRun is a queued run of an automation.
+// AutomationRun is a queued run of an automation. It marshals as the API
+// sends it.
 type AutomationRun struct {
-	AutomationID string // the automation triggered (the API's schemaId)
-	RunID        string // the run, as the dashboard's run history shows it (instanceId)
-	JobID        string // the background job processing the run
+	AutomationID string `json:"schemaId"`   // the automation triggered
+	RunID        string `json:"instanceId"` // the run, as the dashboard's run history shows it
+	JobID        string `json:"jobId"`      // the background job processing the run
 }
 
-type automationRunWire struct {
+type wireAutomationRun struct {
 	SchemaID   string `json:"schemaId"`
 	InstanceID string `json:"instanceId"`
 	JobID      string `json:"jobId"`
 }
 
-func (w *automationRunWire) check() error {
+func (w *wireAutomationRun) check() error {
 	if w.InstanceID == "" {
 		return errors.New("automation run without an instanceId")
 	}
@@ -50,7 +51,7 @@ func (c *Client) TriggerAutomation(ctx context.Context, automationID string) (*A
 		path:   "/v1/workflow/{projectId}/" + url.PathEscape(automationID) + "/trigger",
 		want:   http.StatusAccepted,
 	}
-	w, err := send[automationRunWire](ctx, c, r)
+	w, err := send[wireAutomationRun](ctx, c, r)
 	if err != nil {
 		return nil, err
 	}

@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -43,10 +42,17 @@ type Client struct {
 	projectID  string
 	projectSeg string            // projectID, path-escaped
 	cred       func() credential // a closure: no fmt verb or reflection can print the key
-	scrub      scrubber          // removes the key from any text
+	scrub      redact.Scrubber   // removes the key from any text
 	userAgent  []string
-	get, post  *retryablehttp.Client // the same transport, two retry policies
 	observer   func(context.Context, *Response)
+
+	// What every call's retry layer is built from (see retrier), and the
+	// retry layers of the reads that follow no attempt: [polling].
+	readers                    map[bool]*retryablehttp.Client
+	http                       *http.Client
+	logger                     any // a *redact.Logger, or an untyped nil: log nothing
+	maxRetries                 int
+	retryWaitMin, retryWaitMax time.Duration
 
 	maxWalkRequests int // see WithMaxWalkRequests; < 1 is the default
 }
@@ -152,7 +158,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	scrub := newScrubber(cfg.apiKey)
+	scrub := redact.New(cfg.apiKey)
 	base, err := parseBaseURL(cfg.baseURL, scrub)
 	if err != nil {
 		return nil, err
@@ -168,40 +174,35 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	var logger any // an untyped nil, so retryablehttp logs nothing
 	if cfg.logger != nil {
-		logger = scrubbedLogger{cfg.logger, scrub}
-	}
-	newRetrier := func(policy func(time.Duration) retryablehttp.CheckRetry) *retryablehttp.Client {
-		return &retryablehttp.Client{
-			HTTPClient:   hc,
-			Logger:       logger,
-			RetryWaitMin: cfg.retryWaitMin,
-			RetryWaitMax: cfg.retryWaitMax,
-			RetryMax:     cfg.maxRetries,
-			CheckRetry:   policy(cfg.retryWaitMax),
-			Backoff:      backoff,
-			ErrorHandler: retryablehttp.PassthroughErrorHandler,
-
-			RequestLogHook: startAttempt,
-		}
+		logger = redact.NewLogger(cfg.logger, scrub)
 	}
 
 	ua := "mintlify-go/" + Version
 	if cfg.userAgentSuffix != "" {
 		ua += " " + cfg.userAgentSuffix
 	}
-	return &Client{
+	c := &Client{
 		baseURL:    base,
 		projectID:  cfg.projectID,
 		projectSeg: url.PathEscape(cfg.projectID),
 		cred:       sealed(credential{key: cfg.apiKey, header: []string{"Bearer " + cfg.apiKey}}),
 		scrub:      scrub,
 		userAgent:  []string{ua},
-		get:        newRetrier(idempotentPolicy),
-		post:       newRetrier(nonIdempotentPolicy),
 		observer:   cfg.observer,
 
+		http:         hc,
+		logger:       logger,
+		maxRetries:   cfg.maxRetries,
+		retryWaitMin: cfg.retryWaitMin,
+		retryWaitMax: cfg.retryWaitMax,
+
 		maxWalkRequests: cfg.maxWalkRequests,
-	}, nil
+	}
+	c.readers = map[bool]*retryablehttp.Client{
+		false: c.retrier(readPolicy(cfg.retryWaitMax, false), nil),
+		true:  c.retrier(readPolicy(cfg.retryWaitMax, true), nil),
+	}
+	return c, nil
 }
 
 // refuseRedirect returns a redirect as the answer instead of following it:
@@ -291,7 +292,7 @@ func checkSegment(what, s string) error {
 // parseBaseURL checks the base URL. It refuses a user name or password (the
 // key goes in a header, never in the URL) and any copy of the key, for keys
 // end up in odd places; its errors show neither.
-func parseBaseURL(raw string, scrub scrubber) (string, error) {
+func parseBaseURL(raw string, scrub redact.Scrubber) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {
@@ -317,128 +318,4 @@ func redactUser(u *url.URL) string {
 	v := *u
 	v.User = url.User("***")
 	return v.String()
-}
-
-// maxResponseBody bounds a success body: the largest the API sends (a page
-// of 1,000 assistant turns) is well under a MiB.
-const maxResponseBody = 16 << 20
-
-var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
-
-func isDialError(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
-}
-
-// retryableStatus lists the answers a GET may be retried on.
-func retryableStatus(code int) bool {
-	switch code {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
-}
-
-// waitTooLong reports a Retry-After beyond what the client will sleep: the
-// caller gets the error at once, with APIError.RetryAfter to plan by.
-func waitTooLong(resp *http.Response, maxWait time.Duration) bool {
-	d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-	return ok && d > maxWait
-}
-
-// idempotentPolicy retries GETs on network errors, malformed 2xx answers
-// and the retryable statuses. Once the context is done it stops and lets
-// the answer in hand, if any, be used. Inside a poller, an answer with a
-// Retry-After goes back to the poller, which owns the waits.
-func idempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
-	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-		if ctx.Err() != nil {
-			return false, nil
-		}
-		if err != nil {
-			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
-		}
-		if ctx.Value(pollingKey{}) != nil && resp.Header.Get("Retry-After") != "" {
-			return false, nil
-		}
-		return retryableStatus(resp.StatusCode) && !waitTooLong(resp, maxWait), nil
-	}
-}
-
-// nonIdempotentPolicy retries POSTs only where the server cannot have acted:
-// a request of which no byte left (a refused connection, a failed TLS
-// handshake) and a 429 (the server refused it). Never a 5xx or a dropped
-// answer: that could create a second job.
-func nonIdempotentPolicy(maxWait time.Duration) retryablehttp.CheckRetry {
-	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-		if ctx.Err() != nil {
-			return false, nil
-		}
-		st := stateOf(ctx)
-		if err != nil {
-			if st == nil || st.mayHaveActed(err) {
-				return false, nil
-			}
-			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
-		}
-		refused := resp.StatusCode == http.StatusTooManyRequests
-		if refused && st != nil {
-			st.refused.Store(true) // settled: the server did not act on this attempt
-		}
-		return refused && !waitTooLong(resp, maxWait), nil
-	}
-}
-
-// backoff waits as long as Retry-After asks (the policies have already
-// refused waits beyond the maximum), else a random time between minWait and
-// a ceiling that doubles with each attempt, so clients failing together do
-// not retry together.
-func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			return min(d, maxWait)
-		}
-	}
-	ceiling := minWait
-	for i := 0; i <= attempt && ceiling < maxWait; i++ {
-		if ceiling > maxWait/2 {
-			ceiling = maxWait // doubling would pass the maximum (or overflow)
-			break
-		}
-		ceiling *= 2
-	}
-	return minWait + rand.N(ceiling-minWait+1)
-}
-
-// scrubbedLogger is the retry layer's logger: every message and value
-// passes through the scrubber, so no line can carry the key, whatever an
-// error quotes.
-type scrubbedLogger struct {
-	l     *slog.Logger
-	scrub scrubber
-}
-
-func (s scrubbedLogger) Error(msg string, kv ...any) { s.log(slog.LevelError, msg, kv) }
-func (s scrubbedLogger) Warn(msg string, kv ...any)  { s.log(slog.LevelWarn, msg, kv) }
-func (s scrubbedLogger) Info(msg string, kv ...any)  { s.log(slog.LevelInfo, msg, kv) }
-func (s scrubbedLogger) Debug(msg string, kv ...any) { s.log(slog.LevelDebug, msg, kv) }
-
-func (s scrubbedLogger) log(level slog.Level, msg string, kv []any) {
-	ctx := context.Background()
-	if !s.l.Enabled(ctx, level) {
-		return
-	}
-	clean := make([]any, len(kv))
-	for i, v := range kv {
-		switch v := v.(type) {
-		case string:
-			clean[i] = s.scrub(v, false)
-		case time.Duration, int:
-			clean[i] = v
-		default:
-			clean[i] = s.scrub(fmt.Sprint(v), false)
-		}
-	}
-	s.l.Log(ctx, level, s.scrub(msg, false), clean...)
 }

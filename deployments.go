@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -35,6 +36,10 @@ func (s DeploymentStatus) documented() bool {
 
 // Deployment is the state of a deployment or a preview, as the status route
 // reports it. Fields the service leaves out or sends as null stay zero.
+//
+// It marshals as the API sends it: ID as _id, the changed files under
+// commit.filesChanged, a zero time and a nil Author as null, a nil list as
+// [].
 type Deployment struct {
 	ID        string // the status ID that TriggerDeployment or TriggerPreview returned
 	ProjectID string
@@ -45,9 +50,9 @@ type Deployment struct {
 	Summary   string
 	Subdomain string   // of the docs site deployed
 	Logs      []string // the build log so far, a line per entry; it grows as the deployment runs
-	// CreatedAt and EndedAt are zero when absent or not RFC 3339 (the
-	// vendor documents them as plain strings); EndedAt is zero until the
-	// deployment ends.
+	// CreatedAt and EndedAt are zero when absent or in a form the SDK
+	// cannot read (the vendor documents them as plain strings); EndedAt is
+	// zero until the deployment ends.
 	CreatedAt, EndedAt time.Time
 	Author             *DeploymentAuthor // nil when the service sends none
 	Commit             DeploymentCommit
@@ -55,34 +60,51 @@ type Deployment struct {
 	Screenshot, ScreenshotLight, ScreenshotDark string
 }
 
+// MarshalJSON writes the deployment as the API does.
+func (d Deployment) MarshalJSON() ([]byte, error) { return marshalWire(d.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (d *Deployment) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, d, (*wireDeployment).deployment)
+}
+
 // DeploymentAuthor is who made the commit a deployment built.
 type DeploymentAuthor struct {
-	Name         string
-	AvatarURL    string
-	GitHubUserID int64 // 0 when absent
+	Name         string `json:"name"`
+	AvatarURL    string `json:"avatarUrl"`
+	GitHubUserID int64  `json:"githubUserId"` // 0 when absent
 }
 
 // DeploymentCommit is the commit a deployment built, with the paths it
-// added, modified and removed.
+// added, modified and removed. It marshals as the API sends it, the paths
+// under filesChanged.
 type DeploymentCommit struct {
 	SHA, Ref, Message        string
 	Added, Modified, Removed []string
 }
 
+// MarshalJSON writes the commit as the API does.
+func (c DeploymentCommit) MarshalJSON() ([]byte, error) { return marshalWire(c.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *DeploymentCommit) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, c, (*wireCommit).commit)
+}
+
 // Preview is a queued preview deployment: follow StatusID with
 // PollDeployment; the site will be at URL.
 type Preview struct {
-	StatusID string
-	URL      string // the same for every preview of one branch
+	StatusID string `json:"statusId"`
+	URL      string `json:"previewUrl"` // the same for every preview of one branch
 }
 
-// deploymentWire is the status route's answer as sent; required fields are
+// wireDeployment is the status route's answer as sent; required fields are
 // checked by check, the rest is tolerated absent or null.
-type deploymentWire struct {
+type wireDeployment struct {
 	ID              string           `json:"_id"`
 	ProjectID       string           `json:"projectId"`
-	CreatedAt       string           `json:"createdAt"`
-	EndedAt         string           `json:"endedAt"`
+	CreatedAt       jsonTime         `json:"createdAt"`
+	EndedAt         jsonTime         `json:"endedAt"`
 	Status          DeploymentStatus `json:"status"`
 	Summary         string           `json:"summary"`
 	Logs            []string         `json:"logs"`
@@ -91,24 +113,28 @@ type deploymentWire struct {
 	ScreenshotLight string           `json:"screenshotLight"`
 	ScreenshotDark  string           `json:"screenshotDark"`
 	Source          string           `json:"source"`
-	Author          *struct {
-		Name         string      `json:"name"`
-		AvatarURL    string      `json:"avatarUrl"`
-		GitHubUserID json.Number `json:"githubUserId"`
-	} `json:"author"`
-	Commit struct {
-		SHA          string `json:"sha"`
-		Ref          string `json:"ref"`
-		Message      string `json:"message"`
-		FilesChanged struct {
-			Added    []string `json:"added"`
-			Modified []string `json:"modified"`
-			Removed  []string `json:"removed"`
-		} `json:"filesChanged"`
-	} `json:"commit"`
+	Author          *wireAuthor      `json:"author"`
+	Commit          wireCommit       `json:"commit"`
 }
 
-func (w *deploymentWire) check() error {
+type wireAuthor struct {
+	Name         string     `json:"name"`
+	AvatarURL    string     `json:"avatarUrl"`
+	GitHubUserID jsonNumber `json:"githubUserId"`
+}
+
+type wireCommit struct {
+	SHA          string `json:"sha"`
+	Ref          string `json:"ref"`
+	Message      string `json:"message"`
+	FilesChanged struct {
+		Added    []string `json:"added"`
+		Modified []string `json:"modified"`
+		Removed  []string `json:"removed"`
+	} `json:"filesChanged"`
+}
+
+func (w *wireDeployment) check() error {
 	if w.ID == "" {
 		return errors.New("deployment without an _id")
 	}
@@ -118,65 +144,63 @@ func (w *deploymentWire) check() error {
 	return nil
 }
 
-func (w *deploymentWire) deployment() *Deployment {
-	d := &Deployment{
-		ID:              w.ID,
-		ProjectID:       w.ProjectID,
-		Status:          w.Status,
-		Source:          w.Source,
-		Summary:         w.Summary,
-		Subdomain:       w.Subdomain,
-		Logs:            w.Logs,
-		CreatedAt:       looseTime(w.CreatedAt),
-		EndedAt:         looseTime(w.EndedAt),
-		Screenshot:      w.Screenshot,
-		ScreenshotLight: w.ScreenshotLight,
-		ScreenshotDark:  w.ScreenshotDark,
-		Commit: DeploymentCommit{
-			SHA:      w.Commit.SHA,
-			Ref:      w.Commit.Ref,
-			Message:  w.Commit.Message,
-			Added:    w.Commit.FilesChanged.Added,
-			Modified: w.Commit.FilesChanged.Modified,
-			Removed:  w.Commit.FilesChanged.Removed,
-		},
+func (w *wireDeployment) deployment() Deployment {
+	d := Deployment{
+		ID: w.ID, ProjectID: w.ProjectID, Status: w.Status, Source: w.Source, Summary: w.Summary,
+		Subdomain: w.Subdomain, Logs: w.Logs, CreatedAt: w.CreatedAt.t, EndedAt: w.EndedAt.t,
+		Commit:     w.Commit.commit(),
+		Screenshot: w.Screenshot, ScreenshotLight: w.ScreenshotLight, ScreenshotDark: w.ScreenshotDark,
 	}
 	if a := w.Author; a != nil {
-		d.Author = &DeploymentAuthor{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: wholeNumber(a.GitHubUserID)}
+		// The vendor types the ID as a number: one that is not whole is left 0.
+		id := a.GitHubUserID.x
+		if id != math.Trunc(id) || math.Abs(id) >= 1<<63 {
+			id = 0
+		}
+		d.Author = &DeploymentAuthor{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: int64(id)}
 	}
 	return d
 }
 
-// looseTime parses an RFC 3339 time the vendor documents as a plain
-// string: one it cannot read is left zero rather than failing a poll.
-func looseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
+func (d Deployment) wire() wireDeployment {
+	w := wireDeployment{
+		ID: d.ID, ProjectID: d.ProjectID, Status: d.Status, Source: d.Source, Summary: d.Summary,
+		Subdomain: d.Subdomain, Logs: orEmpty(d.Logs), CreatedAt: timeOf(d.CreatedAt), EndedAt: timeOf(d.EndedAt),
+		Commit:     d.Commit.wire(),
+		Screenshot: d.Screenshot, ScreenshotLight: d.ScreenshotLight, ScreenshotDark: d.ScreenshotDark,
 	}
-	return t
+	if a := d.Author; a != nil {
+		w.Author = &wireAuthor{Name: a.Name, AvatarURL: a.AvatarURL, GitHubUserID: number(float64(a.GitHubUserID))}
+	}
+	return w
 }
 
-// wholeNumber reads a JSON number that should hold an integer (the vendor
-// types the GitHub user ID as "number"): 0 when absent or not whole.
-func wholeNumber(n json.Number) int64 {
-	if i, err := n.Int64(); err == nil {
-		return i
-	}
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil || f != float64(int64(f)) || f >= 1<<63 || f < -(1<<63) {
-		return 0
-	}
-	return int64(f)
+func (w *wireCommit) commit() DeploymentCommit {
+	f := &w.FilesChanged
+	return DeploymentCommit{SHA: w.SHA, Ref: w.Ref, Message: w.Message, Added: f.Added, Modified: f.Modified, Removed: f.Removed}
 }
 
-// triggerWire is the 202 answer of trigger deployment and trigger preview.
-type triggerWire struct {
+func (c DeploymentCommit) wire() wireCommit {
+	w := wireCommit{SHA: c.SHA, Ref: c.Ref, Message: c.Message}
+	w.FilesChanged.Added, w.FilesChanged.Modified, w.FilesChanged.Removed = orEmpty(c.Added), orEmpty(c.Modified), orEmpty(c.Removed)
+	return w
+}
+
+// orEmpty makes a nil list empty: the API sends [], not null.
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// wireTrigger is the 202 answer of trigger deployment and trigger preview.
+type wireTrigger struct {
 	StatusID   string `json:"statusId"`
 	PreviewURL string `json:"previewUrl"`
 }
 
-func (w *triggerWire) check() error {
+func (w *wireTrigger) check() error {
 	if w.StatusID == "" {
 		return errors.New("trigger answer without a statusId")
 	}
@@ -192,7 +216,7 @@ func (w *triggerWire) check() error {
 // wrapping ErrOutcomeUnknown. A 429 is retried (the organization shares 10
 // triggers per 10 seconds with TriggerAutomation).
 func (c *Client) TriggerDeployment(ctx context.Context) (statusID string, err error) {
-	w, err := send[triggerWire](ctx, c, request{
+	w, err := send[wireTrigger](ctx, c, request{
 		method: http.MethodPost,
 		path:   "/v1/project/update/{projectId}",
 		want:   http.StatusAccepted,
@@ -218,7 +242,7 @@ func (c *Client) TriggerPreview(ctx context.Context, branch string) (*Preview, e
 	if err != nil {
 		return nil, fmt.Errorf("mintlify: encoding branch: %w", err)
 	}
-	w, err := send[triggerWire](ctx, c, request{
+	w, err := send[wireTrigger](ctx, c, request{
 		method: http.MethodPost,
 		path:   "/v1/project/preview/{projectId}",
 		body:   body,
@@ -235,18 +259,24 @@ func (c *Client) TriggerPreview(ctx context.Context, branch string) (*Preview, e
 // answer without an _id or about another status ID, or with a status the
 // API does not document, is an error.
 func (c *Client) GetDeployment(ctx context.Context, statusID string) (*Deployment, error) {
+	return c.getDeployment(ctx, statusID, false)
+}
+
+// getDeployment is GetDeployment, also for a poller (see request.polling).
+func (c *Client) getDeployment(ctx context.Context, statusID string, polling bool) (*Deployment, error) {
 	if err := checkSegment("status ID", statusID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID)}
-	w, err := send[deploymentWire](ctx, c, r)
+	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), polling: polling}
+	w, err := send[wireDeployment](ctx, c, r)
 	if err != nil {
 		return nil, err
 	}
 	if w.ID != statusID {
 		return nil, c.malformed(r, "asked for deployment %q, the answer is about %s", statusID, answerText(w.ID))
 	}
-	return w.deployment(), nil
+	d := w.deployment()
+	return &d, nil
 }
 
 // PollDeployment reads the deployment until its status is terminal and
@@ -260,7 +290,7 @@ func (c *Client) PollDeployment(ctx context.Context, statusID string, opts ...Po
 		return nil, err
 	}
 	return poll(ctx, c, "deployment "+strconv.Quote(statusID),
-		func(ctx context.Context) (*Deployment, error) { return c.GetDeployment(ctx, statusID) },
+		func(ctx context.Context) (*Deployment, error) { return c.getDeployment(ctx, statusID, true) },
 		func(d *Deployment) bool { return d.Status.Terminal() },
 		opts)
 }

@@ -87,5 +87,7 @@
 // headers, request ID, and how many requests it took, retries included),
 // successes included. [Client.Do] calls any API path through the same
 // request path: the same key, retries by method, error mapping and
-// redaction.
+// redaction. Every result type marshals with encoding/json as the API
+// sends it (the vendor's names, null where the API sends null), and
+// unmarshals back.
 package mintlify

@@ -56,7 +56,7 @@ func (c *Client) DownloadStaticExport(ctx context.Context, b *StaticExportBundle
 		return 0, err
 	}
 	switch {
-	case c.get == nil || c.get.HTTPClient == nil:
+	case c.http == nil:
 		return 0, invalidf("nil or zero Client: make one with NewClient")
 	case b == nil:
 		return 0, invalidf("nil bundle")
@@ -83,11 +83,11 @@ func (c *Client) DownloadStaticExport(ctx context.Context, b *StaticExportBundle
 
 	// A copy of the client's http.Client: its transport and timeout, but no
 	// cookie jar (cookies of the API have no business on the storage host).
-	hc := *c.get.HTTPClient
+	hc := *c.http
 	hc.Jar = nil
 	d := &download{
 		ctx: ctx, hc: &hc, link: link, size: b.SizeBytes, w: w, userAgent: c.userAgent,
-		minWait: c.get.RetryWaitMin, maxWait: c.get.RetryWaitMax,
+		minWait: c.retryWaitMin, maxWait: c.retryWaitMax,
 	}
 	n, err := d.run()
 	return n, c.redact(err) // the key is never sent there, but a writer's error might quote it

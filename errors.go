@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // Sentinel errors, for use with errors.Is. Every *APIError matches exactly one
@@ -37,14 +38,13 @@ var (
 	ErrRateLimited = errors.New("mintlify: rate limited")
 	// ErrServer matches any 5xx answer.
 	ErrServer = errors.New("mintlify: server error")
-	// ErrOutcomeUnknown reports a call that creates something (a job, a
-	// follow-up, a deployment, a preview, an automation run, a static
-	// export) whose request may have reached the server but whose answer
-	// was lost (a reset connection, a timeout, a truncated or malformed
-	// body) or was a 1xx, 500, 502 or 504. The server may or may not have
-	// acted, so the SDK never retries it by itself: a blind retry could
-	// start a second job. An error before any byte of the request was sent
-	// is never ErrOutcomeUnknown.
+	// ErrOutcomeUnknown reports a call that creates something (CreateJob,
+	// SendMessage, the triggers, StartStaticExport) whose request may have
+	// reached the server but whose answer was lost (a reset connection, a
+	// timeout, a truncated or malformed body) or was a 1xx, 500, 502 or
+	// 504. The server may or may not have acted, so the SDK never retries
+	// it by itself: a blind retry could start a second job. An error
+	// before any byte of the request was sent is never ErrOutcomeUnknown.
 	ErrOutcomeUnknown = errors.New("mintlify: outcome unknown, the server may have acted")
 	// ErrMalformedResponse reports a 2xx answer that is not the documented
 	// object: not JSON, a required field missing or null, a value of the
@@ -138,12 +138,11 @@ const (
 // newAPIError reads (a bounded part of) body, resp's. The key is scrubbed
 // from everything kept, because some proxies echo request headers in error
 // pages.
-func newAPIError(resp *http.Response, r io.Reader, scrub scrubber) *APIError {
+func newAPIError(resp *http.Response, r io.Reader, scrub redact.Scrubber) *APIError {
 	e := &APIError{
 		StatusCode: resp.StatusCode,
 		RequestID:  safeText(requestID(resp.Header), scrub, maxIDRunes, false),
 	}
-	e.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	body, _ := io.ReadAll(io.LimitReader(r, maxErrorBody))
 
 	var wire struct {
@@ -188,7 +187,7 @@ func wireMessage(raw json.RawMessage, fallback string) string {
 // line of at most limit runes: runs of white space, control characters and
 // invalid UTF-8 become one space, and markup too when stripTags is set. A
 // text cut short loses a tail that starts the key.
-func safeText(s string, scrub scrubber, limit int, stripTags bool) string {
+func safeText(s string, scrub redact.Scrubber, limit int, stripTags bool) string {
 	line, cut := oneLine(scrub(s, false), limit, stripTags)
 	return scrub(line, cut)
 }
@@ -250,28 +249,3 @@ func requestID(h http.Header) string {
 	}
 	return ""
 }
-
-// parseRetryAfter reads both forms of Retry-After: delta seconds and an
-// HTTP date. A date in the past means "now" (0, true).
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	if v == "" {
-		return 0, false
-	}
-	secs, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-	if err == nil || errors.Is(err, strconv.ErrRange) {
-		// Too many digits for 64 bits is still a (very long) number of seconds.
-		if err != nil || secs > uint64(maxRetryAfter/time.Second) {
-			return maxRetryAfter, true
-		}
-		return time.Duration(secs) * time.Second, true
-	}
-	when, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return min(max(when.Sub(now), 0), maxRetryAfter), true
-}
-
-// maxRetryAfter caps absurd Retry-After values so the arithmetic never
-// overflows; the client never sleeps on anything near it anyway.
-const maxRetryAfter = 24 * time.Hour

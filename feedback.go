@@ -1,19 +1,14 @@
 package mintlify
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"hash/maphash"
 	"iter"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
 )
-
-// maxFeedbackLimit is the largest page the feedback routes serve.
-const maxFeedbackLimit = 100
 
 // FeedbackSource is where a feedback entry was given.
 type FeedbackSource string
@@ -77,35 +72,56 @@ type FeedbackParams struct {
 	Cursor string
 }
 
-func (p FeedbackParams) encode() (string, error) {
-	return encodeQuery(p.DateFrom, p.DateTo, p.Limit, maxFeedbackLimit, p.Source, p.Statuses)
+func (p FeedbackParams) params() params {
+	return params{from: p.DateFrom, to: p.DateTo, limit: p.Limit, at: position{cursor: p.Cursor}, source: p.Source, statuses: p.Statuses}
 }
 
 // Feedback is one feedback entry. Fields a source does not have stay zero,
 // whatever the server sends in them: Helpful and Contact belong to
 // contextual entries, Code, Filename and Lang to code-snippet entries.
+//
+// It marshals as the API sends it: the fields of its own source only, and
+// the nullable ones (Comment, CreatedAt, Contact, Filename, Lang) as null
+// when zero.
 type Feedback struct {
-	ID      string `json:"id"`
-	Path    string `json:"path"`
-	Comment string `json:"comment"` // "" when the server sends null
+	ID      string
+	Path    string
+	Comment string // "" when the server sends null
 	// CreatedAt is zero when the server sends null or a time it cannot read.
-	CreatedAt time.Time      `json:"createdAt"`
-	Source    FeedbackSource `json:"source"`
-	Status    FeedbackStatus `json:"status"`
+	CreatedAt time.Time
+	Source    FeedbackSource
+	Status    FeedbackStatus
 	// Helpful is the reader's thumb on a contextual entry, nil otherwise.
-	Helpful  *bool  `json:"helpful,omitempty"`
-	Contact  string `json:"contact,omitempty"`
-	Code     string `json:"code,omitempty"`
-	Filename string `json:"filename,omitempty"`
-	Lang     string `json:"lang,omitempty"`
+	Helpful  *bool
+	Contact  string
+	Code     string
+	Filename string
+	Lang     string
 }
 
-// FeedbackPage is one page of the feedback export.
+// MarshalJSON writes the entry as the API does.
+func (f Feedback) MarshalJSON() ([]byte, error) { return marshalWire(f.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (f *Feedback) UnmarshalJSON(b []byte) error { return unmarshalWire(b, f, (*wireFeedback).entry) }
+
+// FeedbackPage is one page of the feedback export. It marshals as the API
+// sends it, NextCursor "" as null.
 type FeedbackPage struct {
-	Feedback []Feedback `json:"feedback"`
+	Feedback []Feedback
 	// NextCursor leads to the next page when HasMore is set.
-	NextCursor string `json:"nextCursor"`
-	HasMore    bool   `json:"hasMore"`
+	NextCursor string
+	HasMore    bool
+}
+
+// MarshalJSON writes the page as the API does.
+func (p FeedbackPage) MarshalJSON() ([]byte, error) {
+	return marshalWire(wireFeedbackPage{Rows: each(p.Feedback, (*Feedback).wire), NextCursor: nullable(p.NextCursor), HasMore: boolean(p.HasMore)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (p *FeedbackPage) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, p, func(w *wireFeedbackPage) FeedbackPage { return *w.page() })
 }
 
 type wireFeedbackPage struct {
@@ -124,17 +140,17 @@ type wireFeedback struct {
 	CreatedAt jsonTime        `json:"createdAt"`
 	Source    jsonString      `json:"source"`
 	Status    jsonString      `json:"status"`
-	Helpful   json.RawMessage `json:"helpful"`
-	Contact   json.RawMessage `json:"contact"`
-	Code      json.RawMessage `json:"code"`
-	Filename  json.RawMessage `json:"filename"`
-	Lang      json.RawMessage `json:"lang"`
+	Helpful   json.RawMessage `json:"helpful,omitempty"`
+	Contact   json.RawMessage `json:"contact,omitempty"`
+	Code      json.RawMessage `json:"code,omitempty"`
+	Filename  json.RawMessage `json:"filename,omitempty"`
+	Lang      json.RawMessage `json:"lang,omitempty"`
 }
 
 func (w *wireFeedbackPage) check() error {
 	var c fieldCheck
 	c.need(w.Rows != nil, "feedback")
-	c.nullable(w.NextCursor, "nextCursor")
+	c.need(w.NextCursor.set, "nextCursor")
 	c.need(w.HasMore.set, "hasMore")
 	for i := range w.Rows {
 		r := &w.Rows[i]
@@ -142,7 +158,7 @@ func (w *wireFeedbackPage) check() error {
 		// drop every entry after the first as the same one.
 		c.need(r.ID.present() && r.ID.s != "", "feedback[].id")
 		c.need(r.Path.present(), "feedback[].path")
-		c.nullable(r.Comment, "feedback[].comment")
+		c.need(r.Comment.set, "feedback[].comment")
 		c.need(r.CreatedAt.set, "feedback[].createdAt")
 		c.need(r.Source.present(), "feedback[].source")
 		c.need(r.Status.present(), "feedback[].status")
@@ -172,6 +188,25 @@ func (r *wireFeedback) entry() Feedback {
 	return f
 }
 
+func (f Feedback) wire() wireFeedback {
+	w := wireFeedback{ID: str(f.ID), Path: str(f.Path), Comment: nullable(f.Comment), CreatedAt: timeOf(f.CreatedAt),
+		Source: str(string(f.Source)), Status: str(string(f.Status))}
+	switch f.Source {
+	case FeedbackContextual:
+		if f.Helpful != nil {
+			w.Helpful = rawJSON(boolean(*f.Helpful))
+		}
+		w.Contact = rawJSON(nullable(f.Contact))
+	case FeedbackCodeSnippet:
+		w.Code, w.Filename, w.Lang = rawJSON(str(f.Code)), rawJSON(nullable(f.Filename)), rawJSON(nullable(f.Lang))
+	}
+	return w
+}
+
+func (w *wireFeedbackPage) page() *FeedbackPage {
+	return &FeedbackPage{Feedback: each(w.Rows, (*wireFeedback).entry), NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
+}
+
 // rawString is raw's string, "" when raw is absent, null or not a string.
 func rawString(raw json.RawMessage) string {
 	var s string
@@ -181,30 +216,21 @@ func rawString(raw json.RawMessage) string {
 	return s
 }
 
-var feedbackPager = &pager[wireFeedbackPage, FeedbackPage, Feedback]{
-	path:        analyticsPath + "feedback",
+var feedbackRoute = &route[wireFeedbackPage, FeedbackPage, Feedback]{
+	path:        "feedback",
+	maxLimit:    100,
 	cursorPaged: true,
-	page: func(w *wireFeedbackPage) *FeedbackPage {
-		rows := make([]Feedback, len(w.Rows))
-		for i := range w.Rows {
-			rows[i] = w.Rows[i].entry()
-		}
-		return &FeedbackPage{Feedback: rows, NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
-	},
-	rows: func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
-	next: func(p *FeedbackPage) (string, bool) { return p.NextCursor, p.HasMore },
-	key:  func(seed maphash.Seed, r Feedback) uint64 { return hashString(seed, r.ID) },
+	page:        (*wireFeedbackPage).page,
+	rows:        func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
+	next:        func(p *FeedbackPage) (string, bool) { return p.NextCursor, p.HasMore },
+	key:         func(seed maphash.Seed, r Feedback) uint64 { return hashString(seed, r.ID) },
 }
 
 // GetFeedback reads one page of feedback entries (GET
 // /v1/analytics/{projectId}/feedback) from p.Cursor. Each call is one
 // request of the organization's 100 analytics requests an hour.
 func (c *Client) GetFeedback(ctx context.Context, p FeedbackParams) (*FeedbackPage, error) {
-	q, err := p.encode()
-	if err != nil {
-		return nil, err
-	}
-	return feedbackPager.get(ctx, c, q, position{cursor: p.Cursor})
+	return feedbackRoute.get(ctx, c, p.params())
 }
 
 // FeedbackPages walks the feedback export page by page from p.Cursor (GET
@@ -213,23 +239,18 @@ func (c *Client) GetFeedback(ctx context.Context, p FeedbackParams) (*FeedbackPa
 // change once given, and the cursor is a position among them, so a walk
 // neither repeats nor skips one.
 //
-// The walk fetches lazily and yields a failure once as (nil, *[WalkError])
-// whose Cursor resumes it. Guards against a misbehaving server: HasMore
-// with no cursor, or a cursor the walk already followed, ends it with no
-// further request; 10 pages in a row with no new entry end it after the
-// 10th; no walk sends more than 1,000 requests ([WithMaxWalkRequests]). An
-// entry already yielded (same ID) is dropped from its page.
+// The walk fetches lazily, yields a failure (or a guard against a
+// misbehaving server) once as (nil, *[WalkError]) whose Cursor resumes it,
+// and drops an entry already yielded (same ID).
 func (c *Client) FeedbackPages(ctx context.Context, p FeedbackParams) iter.Seq2[*FeedbackPage, error] {
-	p.Limit = cmp.Or(p.Limit, maxFeedbackLimit)
-	q, err := p.encode()
-	return feedbackPager.pages(ctx, c, q, position{cursor: p.Cursor}, err)
+	return feedbackRoute.pages(ctx, c, p.params())
 }
 
 // Feedback walks every feedback entry from p.Cursor, fetching pages as
 // [Client.FeedbackPages] does. A failure is yielded once as (zero,
 // *[WalkError]): walk again with Cursor set to its Cursor to resume.
 func (c *Client) Feedback(ctx context.Context, p FeedbackParams) iter.Seq2[Feedback, error] {
-	return rowsOf(c.FeedbackPages(ctx, p), feedbackPager.rows)
+	return feedbackRoute.all(ctx, c, p.params())
 }
 
 // FeedbackByPageParams selects the rows of the feedback-by-page report.
@@ -289,21 +310,21 @@ func (w *wireFeedbackByPage) check() error {
 	return c.err
 }
 
+func (w *wireFeedbackByPage) report() *FeedbackByPage {
+	return &FeedbackByPage{HasMore: w.HasMore.v, Pages: each(w.Rows, func(r *wirePageFeedback) PageFeedback {
+		return PageFeedback{Path: r.Path.s, ThumbsUp: r.ThumbsUp.n, ThumbsDown: r.ThumbsDown.n, Code: r.Code.n, Total: r.Total.n}
+	})}
+}
+
+var feedbackByPageRoute = &route[wireFeedbackByPage, FeedbackByPage, PageFeedback]{
+	path:     "feedback/by-page",
+	maxLimit: 100,
+	page:     (*wireFeedbackByPage).report,
+}
+
 // GetFeedbackByPage reads feedback counts per documentation path (GET
 // /v1/analytics/{projectId}/feedback/by-page): one request of the
 // organization's 100 analytics requests an hour.
 func (c *Client) GetFeedbackByPage(ctx context.Context, p FeedbackByPageParams) (*FeedbackByPage, error) {
-	q, err := encodeQuery(p.DateFrom, p.DateTo, p.Limit, maxFeedbackLimit, p.Source, p.Statuses)
-	if err != nil {
-		return nil, err
-	}
-	w, err := send[wireFeedbackByPage](ctx, c, request{method: http.MethodGet, path: analyticsPath + "feedback/by-page", query: q})
-	if err != nil {
-		return nil, err
-	}
-	out := &FeedbackByPage{Pages: make([]PageFeedback, len(w.Rows)), HasMore: w.HasMore.v}
-	for i, r := range w.Rows {
-		out.Pages[i] = PageFeedback{Path: r.Path.s, ThumbsUp: r.ThumbsUp.n, ThumbsDown: r.ThumbsDown.n, Code: r.Code.n, Total: r.Total.n}
-	}
-	return out, nil
+	return feedbackByPageRoute.get(ctx, c, params{from: p.DateFrom, to: p.DateTo, limit: p.Limit, source: p.Source, statuses: p.Statuses})
 }

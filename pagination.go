@@ -1,7 +1,8 @@
 package mintlify
 
-// One pager for every analytics list route, whether it pages by offset
-// (visitors, views) or by cursor (searches, feedback, assistant).
+// The route value each analytics route file fills in, and one pager for
+// every list route, whether it pages by offset (visitors, views) or by
+// cursor (searches, feedback, assistant).
 //
 // What a walk promises, whatever the server does:
 //   - Pages are fetched lazily: breaking out of the loop stops the requests.
@@ -23,6 +24,7 @@ package mintlify
 // client (see WithMaxRetries) are not counted again.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +34,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 const (
@@ -73,7 +77,8 @@ func (c *Client) walkCap() int {
 
 // WalkError is the error a page or row iterator yields when a walk stops
 // before its end. Err is the cause (an *APIError, a context error, a
-// malformed answer, a guard against a misbehaving server); Offset or
+// malformed answer, a guard against a misbehaving server: see the package
+// documentation); Offset or
 // Cursor is where to resume: walk again with the params' Offset or Cursor
 // set to it. For offset routes Offset is the offset of the next page to
 // fetch; for cursor routes Cursor is the cursor of the page that failed
@@ -90,7 +95,7 @@ type WalkError struct {
 	Cursor string
 	Err    error
 
-	scrub scrubber // the walking client's; nil on a WalkError built by hand
+	scrub redact.Scrubber // the walking client's; nil on a WalkError built by hand
 }
 
 // Error reads "mintlify: walk stopped at offset 500: HTTP 429: ...", with
@@ -125,14 +130,20 @@ func (e *WalkError) shown(s string) string {
 // Unwrap gives the cause to errors.Is and errors.As.
 func (e *WalkError) Unwrap() error { return e.Err }
 
-// pager describes one list route to the walker: W is its wire answer, P
-// the page users see, R a row.
-type pager[W, P, R any] struct {
-	path string
-	// cursorPaged routes follow next's cursor; offset routes add the rows
-	// received to the offset.
+// route is one analytics route: W is its wire answer (checked by send), P
+// the page users see, R a row. A route file declares one of these and its
+// types; the three methods of a list route (GetX, XPages, X) are get,
+// pages and all.
+type route[W, P, R any] struct {
+	path string // after analyticsPath
+	// maxLimit is the largest page: a larger Limit is invalid, and the
+	// walks ask for it when Limit is 0.
+	maxLimit int
+	page     func(*W) *P
+
+	// For list routes only: cursorPaged routes follow next's cursor,
+	// offset routes add the rows received to the offset.
 	cursorPaged bool
-	page        func(*W) *P
 	rows        func(*P) *[]R
 	// next says whether more pages follow, and from which cursor ("" on
 	// offset routes).
@@ -142,18 +153,41 @@ type pager[W, P, R any] struct {
 	key func(maphash.Seed, R) uint64
 }
 
-// get sends one page request: the shared parameters q plus the position.
-func (pg *pager[W, P, R]) get(ctx context.Context, c *Client, q string, at position) (*P, error) {
-	w, err := send[W](ctx, c, request{method: http.MethodGet, path: pg.path, query: at.appendTo(q)})
+// get reads one page (GetX): with Limit 0 it sends none, and the server
+// answers its default.
+func (rt *route[W, P, R]) get(ctx context.Context, c *Client, p params) (*P, error) {
+	q, err := p.encode(rt.maxLimit)
 	if err != nil {
 		return nil, err
 	}
-	return pg.page(w), nil
+	return rt.fetch(ctx, c, q, p.at)
 }
 
-// pages walks the route from start with the encoded parameters q. invalid,
+// pages walks every page from p.at (XPages), with the largest pages unless
+// p.limit says otherwise: the fewest requests of the hourly quota.
+func (rt *route[W, P, R]) pages(ctx context.Context, c *Client, p params) iter.Seq2[*P, error] {
+	p.limit = cmp.Or(p.limit, rt.maxLimit)
+	q, err := p.encode(rt.maxLimit)
+	return rt.walk(ctx, c, q, p.at, err)
+}
+
+// all walks every row from p.at (X).
+func (rt *route[W, P, R]) all(ctx context.Context, c *Client, p params) iter.Seq2[R, error] {
+	return rowsOf(rt.pages(ctx, c, p), rt.rows)
+}
+
+// fetch sends one page request: the shared parameters q plus the position.
+func (rt *route[W, P, R]) fetch(ctx context.Context, c *Client, q string, at position) (*P, error) {
+	w, err := send[W](ctx, c, request{method: http.MethodGet, path: analyticsPath + rt.path, query: at.appendTo(q)})
+	if err != nil {
+		return nil, err
+	}
+	return rt.page(w), nil
+}
+
+// walk walks the route from start with the encoded parameters q. invalid,
 // when set, is yielded before any request.
-func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start position, invalid error) iter.Seq2[*P, error] {
+func (rt *route[W, P, R]) walk(ctx context.Context, c *Client, q string, start position, invalid error) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
 		if invalid == nil {
 			invalid = c.ready(ctx) // a nil context, a nil or zero Client: before any request, not a WalkError
@@ -166,7 +200,7 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 		// The cursor comes from the server, which may have echoed the key
 		// into it: the error's text is scrubbed, its Cursor field is not
 		// (it is what resumes the walk).
-		var scrub scrubber
+		var scrub redact.Scrubber
 		if c != nil {
 			scrub = c.scrub
 		}
@@ -175,7 +209,7 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 		}
 		seen := newRecentKeys(dedupWindow)
 		var cursors *recentKeys
-		if pg.cursorPaged {
+		if rt.cursorPaged {
 			cursors = newRecentKeys(cursorWindow)
 			if at.cursor != "" {
 				cursors.check(maphash.String(cursors.seed, at.cursor))
@@ -191,27 +225,27 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 				fail(err)
 				return
 			}
-			page, err := pg.get(ctx, c, q, at)
+			page, err := rt.fetch(ctx, c, q, at)
 			if err != nil {
 				fail(err)
 				return
 			}
-			rows := pg.rows(page)
+			rows := rt.rows(page)
 			received := len(*rows)
-			fresh := dropSeen(rows, seen, pg.key)
-			cursor, more := pg.next(page)
+			fresh := dropSeen(rows, seen, rt.key)
+			cursor, more := rt.next(page)
 			if !yield(page, nil) || !more {
 				return
 			}
 			switch {
-			case pg.cursorPaged && cursor == "":
+			case rt.cursorPaged && cursor == "":
 				fail(errors.New("the page says more follow but gives no cursor"))
 				return
-			case pg.cursorPaged && cursors.check(maphash.String(cursors.seed, cursor)):
+			case rt.cursorPaged && cursors.check(maphash.String(cursors.seed, cursor)):
 				at.cursor = cursor
 				fail(errors.New("the server sent a cursor this walk already followed"))
 				return
-			case pg.cursorPaged:
+			case rt.cursorPaged:
 				at.cursor = cursor
 			case received == 0:
 				fail(errors.New("the page is empty but says more follow"))
@@ -225,15 +259,15 @@ func (pg *pager[W, P, R]) pages(ctx context.Context, c *Client, q string, start 
 			if fresh > 0 {
 				stalled = 0
 			} else if stalled++; stalled == maxStalledPages {
-				fail(fmt.Errorf("%d pages in a row held no new row: is the %s ignored?", stalled, pg.positionName()))
+				fail(fmt.Errorf("%d pages in a row held no new row: is the %s ignored?", stalled, rt.positionName()))
 				return
 			}
 		}
 	}
 }
 
-func (pg *pager[W, P, R]) positionName() string {
-	if pg.cursorPaged {
+func (rt *route[W, P, R]) positionName() string {
+	if rt.cursorPaged {
 		return "cursor"
 	}
 	return "offset"

@@ -104,7 +104,6 @@ func poll[T any](ctx context.Context, c *Client, what string, get func(context.C
 		}
 	}
 
-	ctx = context.WithValue(ctx, pollingKey{}, true) // see retryAfterIsOurs
 	interval := cfg.interval
 	var lastErr error
 	for failures := 0; ; {
@@ -145,10 +144,6 @@ func poll[T any](ctx context.Context, c *Client, what string, get func(context.C
 		interval = min(interval+interval/2, cfg.maxInterval)
 	}
 }
-
-// pollingKey marks the context of a poller's reads: their GETs hand a
-// Retry-After back to the poller instead of sleeping on it.
-type pollingKey struct{}
 
 // pollStopped says why polling ended with the context: its error, and the
 // last failure seen if there was one (errors.Is works on both).

@@ -1,16 +1,11 @@
 package mintlify
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"hash/maphash"
 	"iter"
 	"time"
 )
-
-// maxSearchesLimit is the largest page the searches route serves.
-const maxSearchesLimit = 100
 
 // SearchesParams selects the search terms of the searches export.
 type SearchesParams struct {
@@ -25,93 +20,101 @@ type SearchesParams struct {
 	Cursor string
 }
 
-func (p SearchesParams) encode() (string, error) {
-	return encodeQuery(p.DateFrom, p.DateTo, p.Limit, maxSearchesLimit, "", nil)
+func (p SearchesParams) params() params {
+	return params{from: p.DateFrom, to: p.DateTo, limit: p.Limit, at: position{cursor: p.Cursor}}
 }
 
-// SearchTerm is what readers searched for: one row of the export.
+// SearchTerm is what readers searched for: one row of the export. It
+// marshals as the API sends it: TopClickedPage "" as null, and a zero
+// LastSearchedAt (one the SDK could not read) as null.
 type SearchTerm struct {
-	Query string `json:"searchQuery"`
+	Query string // searchQuery
 	// Hits is how many times the term was searched in the range.
-	Hits int `json:"hits"`
+	Hits int
 	// CTR is the fraction of those searches followed by a click on a result.
-	CTR float64 `json:"ctr"`
+	CTR float64
 	// TopClickedPage is the result path clicked most, "" when none was.
-	TopClickedPage string `json:"topClickedPage"`
+	TopClickedPage string
 	// LastSearchedAt is zero when the server sent a time it could not read.
-	LastSearchedAt time.Time `json:"lastSearchedAt"`
+	LastSearchedAt time.Time
+}
+
+// MarshalJSON writes the term as the API does.
+func (t SearchTerm) MarshalJSON() ([]byte, error) { return marshalWire(t.wire()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (t *SearchTerm) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, t, (*wireSearchTerm).term)
 }
 
 // SearchesPage is one page of the searches export, terms by hits
-// descending.
+// descending. It marshals as the API sends it, NextCursor "" as null.
 type SearchesPage struct {
-	Searches []SearchTerm `json:"searches"`
+	Searches []SearchTerm
 	// TotalSearches counts every search event in the range (the sum of all
 	// hits, not the number of terms), the same on every page.
-	TotalSearches int `json:"totalSearches"`
+	TotalSearches int
 	// NextCursor leads to the next page; "" on the last.
-	NextCursor string `json:"nextCursor"`
+	NextCursor string
+}
+
+// MarshalJSON writes the page as the API does.
+func (p SearchesPage) MarshalJSON() ([]byte, error) {
+	return marshalWire(wireSearchesPage{Rows: each(p.Searches, (*SearchTerm).wire), TotalSearches: count(p.TotalSearches), NextCursor: nullable(p.NextCursor)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (p *SearchesPage) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, p, func(w *wireSearchesPage) SearchesPage { return *w.page() })
 }
 
 type wireSearchesPage struct {
-	Rows          searchRows `json:"searches"`
-	TotalSearches jsonCount  `json:"totalSearches"`
-	NextCursor    jsonString `json:"nextCursor"`
+	Rows          []wireSearchTerm `json:"searches"`
+	TotalSearches jsonCount        `json:"totalSearches"`
+	NextCursor    jsonString       `json:"nextCursor"`
 }
 
-type searchRows []SearchTerm
-
-func (r *searchRows) UnmarshalJSON(b []byte) error {
-	return decodeRows((*[]SearchTerm)(r), b, decodeSearchTerm)
+type wireSearchTerm struct {
+	Query          jsonString `json:"searchQuery"`
+	Hits           jsonCount  `json:"hits"`
+	CTR            jsonNumber `json:"ctr"`
+	TopClickedPage jsonString `json:"topClickedPage"`
+	LastSearchedAt jsonTime   `json:"lastSearchedAt"`
 }
 
-// decodeSearchTerm reads a row of the searches route; every field is
-// required, topClickedPage may be null.
-func decodeSearchTerm(r *SearchTerm, b []byte) error {
-	var query, top jsonString
-	var hits jsonCount
-	var ctr jsonNumber
-	var last jsonTime
-	m := members{b: b}
-	for m.next() {
-		switch string(m.key) {
-		case "searchQuery":
-			m.err = query.UnmarshalJSON(m.value)
-		case "hits":
-			m.err = hits.UnmarshalJSON(m.value)
-		case "ctr":
-			m.err = ctr.UnmarshalJSON(m.value)
-		case "topClickedPage":
-			m.err = top.UnmarshalJSON(m.value)
-		case "lastSearchedAt":
-			m.err = last.UnmarshalJSON(m.value)
-		}
-	}
-	if m.err != nil {
-		return m.err
-	}
-	if !query.present() || !hits.set || !ctr.set || !top.set || !last.present() {
-		return errors.New(`a search lacks one of "searchQuery", "hits", "ctr", "topClickedPage", "lastSearchedAt"`)
-	}
-	*r = SearchTerm{Query: query.s, Hits: hits.n, CTR: ctr.x, TopClickedPage: top.s, LastSearchedAt: last.t}
-	return nil
-}
-
+// check insists on every field; topClickedPage may be null.
 func (w *wireSearchesPage) check() error {
 	var c fieldCheck
 	c.need(w.Rows != nil, "searches")
+	for i := range w.Rows {
+		r := &w.Rows[i]
+		ok := r.Query.present() && r.Hits.set && r.CTR.set && r.TopClickedPage.set && r.LastSearchedAt.present()
+		c.need(ok, "searches[].searchQuery, hits, ctr, topClickedPage, lastSearchedAt")
+	}
 	c.need(w.TotalSearches.set, "totalSearches")
-	c.nullable(w.NextCursor, "nextCursor")
+	c.need(w.NextCursor.set, "nextCursor")
 	return c.err
 }
 
-var searchesPager = &pager[wireSearchesPage, SearchesPage, SearchTerm]{
-	path:        analyticsPath + "searches",
+func (w *wireSearchesPage) page() *SearchesPage {
+	return &SearchesPage{Searches: each(w.Rows, (*wireSearchTerm).term), TotalSearches: w.TotalSearches.n, NextCursor: w.NextCursor.s}
+}
+
+func (r *wireSearchTerm) term() SearchTerm {
+	return SearchTerm{Query: r.Query.s, Hits: r.Hits.n, CTR: r.CTR.x, TopClickedPage: r.TopClickedPage.s, LastSearchedAt: r.LastSearchedAt.t}
+}
+
+func (t SearchTerm) wire() wireSearchTerm {
+	return wireSearchTerm{Query: str(t.Query), Hits: count(t.Hits), CTR: number(t.CTR),
+		TopClickedPage: nullable(t.TopClickedPage), LastSearchedAt: timeOf(t.LastSearchedAt)}
+}
+
+var searchesRoute = &route[wireSearchesPage, SearchesPage, SearchTerm]{
+	path:        "searches",
+	maxLimit:    100,
 	cursorPaged: true,
-	page: func(w *wireSearchesPage) *SearchesPage {
-		return &SearchesPage{Searches: w.Rows, TotalSearches: w.TotalSearches.n, NextCursor: w.NextCursor.s}
-	},
-	rows: func(p *SearchesPage) *[]SearchTerm { return &p.Searches },
+	page:        (*wireSearchesPage).page,
+	rows:        func(p *SearchesPage) *[]SearchTerm { return &p.Searches },
 	// The route has no hasMore: a null (or empty) nextCursor ends it.
 	next: func(p *SearchesPage) (string, bool) { return p.NextCursor, p.NextCursor != "" },
 	key:  func(seed maphash.Seed, r SearchTerm) uint64 { return hashString(seed, r.Query) },
@@ -121,11 +124,7 @@ var searchesPager = &pager[wireSearchesPage, SearchesPage, SearchTerm]{
 // /v1/analytics/{projectId}/searches), from p.Cursor. Each call is one
 // request of the organization's 100 analytics requests an hour.
 func (c *Client) GetSearches(ctx context.Context, p SearchesParams) (*SearchesPage, error) {
-	q, err := p.encode()
-	if err != nil {
-		return nil, err
-	}
-	return searchesPager.get(ctx, c, q, position{cursor: p.Cursor})
+	return searchesRoute.get(ctx, c, p.params())
 }
 
 // SearchPages walks the searches export page by page from p.Cursor (GET
@@ -134,21 +133,16 @@ func (c *Client) GetSearches(ctx context.Context, p SearchesParams) (*SearchesPa
 //
 // Cursor pages promise more than offset pages: the server pins a walk to
 // the searches that existed when it began, so terms do not move between
-// pages and none is repeated or skipped. The walk fetches lazily and yields
-// a failure once as (nil, *[WalkError]) whose Cursor resumes it. Guards
-// against a misbehaving server: a cursor the walk already followed ends it
-// with no further request, as do 10 pages in a row with no new term (after
-// the 10th) and 1,000 requests ([WithMaxWalkRequests]); a term already
-// yielded is dropped from its page.
+// pages and none is repeated or skipped. The walk fetches lazily, yields a
+// failure (or a guard against a misbehaving server) once as (nil,
+// *[WalkError]) whose Cursor resumes it, and drops a term already yielded.
 func (c *Client) SearchPages(ctx context.Context, p SearchesParams) iter.Seq2[*SearchesPage, error] {
-	p.Limit = cmp.Or(p.Limit, maxSearchesLimit)
-	q, err := p.encode()
-	return searchesPager.pages(ctx, c, q, position{cursor: p.Cursor}, err)
+	return searchesRoute.pages(ctx, c, p.params())
 }
 
 // Searches walks every search term from p.Cursor, fetching pages as
 // [Client.SearchPages] does. A failure is yielded once as (zero,
 // *[WalkError]): walk again with Cursor set to its Cursor to resume.
 func (c *Client) Searches(ctx context.Context, p SearchesParams) iter.Seq2[SearchTerm, error] {
-	return rowsOf(c.SearchPages(ctx, p), searchesPager.rows)
+	return searchesRoute.all(ctx, c, p.params())
 }

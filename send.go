@@ -1,5 +1,15 @@
 package mintlify
 
+// The one request path every call goes through, in the order a call meets
+// it: the request an endpoint describes; Client.do, which builds it, runs
+// the attempts through go-retryablehttp and maps the final answer; the
+// retry layers and policies (which methods, statuses and errors are
+// retried, and the no-duplicate rule for calls that create something);
+// backoff and Retry-After; reading the answer; the errors of a call with no
+// usable answer; and Client.Do, any path through the same machinery. Every
+// rule of a call is a field of its request or a function here, never a
+// context value.
+
 import (
 	"bytes"
 	"context"
@@ -7,10 +17,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -33,6 +46,10 @@ type request struct {
 	// idempotent marks a POST that may be retried like a GET (it only
 	// mints a link, say). GETs are always idempotent.
 	idempotent bool
+	// polling marks a poller's read: an answer with a Retry-After goes
+	// back to the poller, which owns the waits, instead of being slept on
+	// here.
+	polling bool
 	// describe asks do for a Response even without an observer (Client.Do).
 	describe bool
 }
@@ -58,7 +75,7 @@ type Response struct {
 	Attempts int
 }
 
-// checker is implemented by result types with required fields: check
+// checker is implemented by wire types with required fields: check
 // reports a decoded answer that is not the documented object.
 type checker interface{ check() error }
 
@@ -70,6 +87,366 @@ func send[T any](ctx context.Context, c *Client, r request) (*T, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+var jsonMediaType = []string{"application/json"}
+
+// do is the one request path: build, send with retries by method, hand a
+// 2xx body of the documented status to decode, map anything else to an
+// error, redact the key from everything returned, and report the answer to
+// the observer.
+func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) {
+	if err := c.ready(ctx); err != nil {
+		return nil, err
+	}
+	target := c.url(r)
+	if err := ctx.Err(); err != nil {
+		return nil, wrapOp("nothing sent", err)
+	}
+	// The retry layer: a read whose attempts nobody follows shares one of
+	// the client's; any other call gets one of its own (see call).
+	retry, cl, sendCtx := c.readers[r.polling], (*call)(nil), ctx
+	if !r.retriedLikeGet() || r.describe || c.observer != nil {
+		cl = c.newCall(&r)
+		retry = cl.retry
+		if !r.retriedLikeGet() {
+			sendCtx = cl.traced(ctx)
+		}
+	}
+
+	var raw any // an untyped nil for no body: a nil []byte would still send one
+	if r.body != nil {
+		raw = r.body
+	}
+	req, err := retryablehttp.NewRequestWithContext(sendCtx, r.method, target, raw)
+	if err != nil {
+		return nil, c.redact(wrapOp("building request", err))
+	}
+	cred := c.cred()
+	req.Header["Authorization"] = cred.header // shared read-only slices: no allocation
+	req.Header["Accept"] = jsonMediaType
+	req.Header["User-Agent"] = c.userAgent
+	if r.body != nil {
+		req.Header["Content-Type"] = jsonMediaType
+	}
+	want := r.want
+	if want == 0 {
+		want = http.StatusOK
+	}
+	// A 2xx is read inside the attempt, so that a body cut short or not the
+	// documented object can be retried like a network error.
+	req.SetResponseHandler(func(resp *http.Response) error {
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			return nil // the final one becomes an *APIError below
+		}
+		if want > 0 && resp.StatusCode != want {
+			return &bodyError{status: resp.StatusCode, err: fmt.Errorf("the documented success status is %d", want)}
+		}
+		if want < 0 && (resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent) {
+			return readSuccess(ctx, resp, nil) // Client.Do: an answer without content leaves out as it is
+		}
+		return c.scrubCause(readSuccess(ctx, resp, out))
+	})
+
+	// The attempts. Only the final answer counts: the retry layer drains
+	// and closes the others.
+	resp, err := retry.Do(req)
+	if resp != nil {
+		defer resp.Body.Close()
+	}
+	var info *Response
+	if r.describe || c.observer != nil {
+		info = c.describe(r.method, target[len(c.baseURL):], cl, resp)
+		if c.observer != nil {
+			c.observer(ctx, info)
+		}
+	}
+	switch {
+	case err != nil:
+		return info, c.redact(c.sendError(&r, cl, err))
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		return info, c.apiError(ctx, r, resp)
+	}
+	return info, nil
+}
+
+// url is r's absolute URL, "{projectId}" replaced by the client's
+// project, built with one allocation.
+func (c *Client) url(r request) string {
+	path, seg, rest, sep := r.path, "", "", ""
+	if before, after, found := strings.Cut(r.path, "{projectId}"); found {
+		path, seg, rest = before, c.projectSeg, strings.ReplaceAll(after, "{projectId}", c.projectSeg)
+	}
+	if r.query != "" {
+		sep = "?"
+	}
+	return c.baseURL + path + seg + rest + sep + r.query
+}
+
+// call is a call whose attempts are followed: one that may create
+// something (did the server act?), or whose answer is described (how many
+// attempts?). Its own retry layer runs startAttempt before each attempt
+// and, for a create, createPolicy; the transport reports from its own
+// goroutines, hence the atomics. Reads that nobody follows share the
+// client's retry layers: one per call costs a GetJob about 8%.
+type call struct {
+	retry   *retryablehttp.Client
+	maxWait time.Duration // the longest wait slept on, Retry-After included
+
+	attempts atomic.Int32
+	sawConn  atomic.Bool // the transport reports connection events (httptrace)
+	wrote    atomic.Bool // this attempt wrote request headers: the server may have acted
+	refused  atomic.Bool // this attempt was refused (429): the server did not act
+}
+
+func (c *Client) newCall(r *request) *call {
+	cl := &call{maxWait: c.retryWaitMax}
+	policy := c.readers[r.polling].CheckRetry
+	if !r.retriedLikeGet() {
+		policy = cl.createPolicy
+	}
+	cl.retry = c.retrier(policy, cl.startAttempt)
+	return cl
+}
+
+// retrier is a go-retryablehttp client with the client's transport, logger
+// and bounds, the policy and the hook run before each attempt (if any).
+func (c *Client) retrier(policy retryablehttp.CheckRetry, hook retryablehttp.RequestLogHook) *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient:     c.http,
+		Logger:         c.logger,
+		RetryWaitMin:   c.retryWaitMin,
+		RetryWaitMax:   c.retryWaitMax,
+		RetryMax:       c.maxRetries,
+		CheckRetry:     policy,
+		Backoff:        backoff,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		RequestLogHook: hook,
+	}
+}
+
+// traced follows the connection events of the call's attempts, which tell
+// a request that never left from one the server may have acted on. Only
+// calls that may create something need to know; the others skip the cost.
+func (cl *call) traced(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GetConn:      func(string) { cl.sawConn.Store(true) },
+		WroteHeaders: func() { cl.wrote.Store(true) },
+	})
+}
+
+// startAttempt is the retry layer's RequestLogHook: it runs before each
+// attempt.
+func (cl *call) startAttempt(retryablehttp.Logger, *http.Request, int) {
+	cl.attempts.Add(1)
+	cl.sawConn.Store(false)
+	cl.wrote.Store(false)
+	cl.refused.Store(false)
+}
+
+// The retry policies decide whether the attempt that ended with resp or
+// err is tried again. Once the context is done they stop and let the
+// answer in hand, if any, be used; a Retry-After longer than the maximum
+// wait is not slept on: the caller gets the answer at once.
+
+// readPolicy is the policy of calls retried like a GET: they are retried
+// on network errors, malformed 2xx answers and the retryable statuses. A
+// poller's read (polling) hands an answer with a Retry-After back to the
+// poller, which owns the waits.
+func readPolicy(maxWait time.Duration, polling bool) retryablehttp.CheckRetry {
+	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		switch {
+		case ctx.Err() != nil:
+			return false, nil
+		case err != nil:
+			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+		case polling && resp.Header.Get("Retry-After") != "":
+			return false, nil
+		}
+		return retryableStatus(resp.StatusCode) && !waitTooLong(resp, maxWait), nil
+	}
+}
+
+// createPolicy is the policy of a call that may create something: it is
+// retried only where the server cannot have acted, a request of which no
+// byte left (a refused connection, a failed TLS handshake) and a 429 (the
+// server refused it). Never a 5xx or a dropped answer: that could create a
+// second job.
+func (cl *call) createPolicy(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	switch {
+	case ctx.Err() != nil:
+		return false, nil
+	case err != nil && cl.mayHaveActed(err):
+		return false, nil
+	case err != nil:
+		return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+	}
+	refused := resp.StatusCode == http.StatusTooManyRequests
+	if refused {
+		cl.refused.Store(true) // settled: the server did not act on this attempt
+	}
+	return refused && !waitTooLong(resp, cl.maxWait), nil
+}
+
+// retryableStatus lists the answers a GET may be retried on.
+func retryableStatus(code int) bool {
+	switch code {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// mayHaveActed reports whether the last attempt could have reached the
+// server without a clear answer. Transports that report connection
+// events say exactly whether any byte left; for others (a test double, a
+// custom RoundTripper) only a failed dial is known not to have sent
+// anything.
+func (cl *call) mayHaveActed(err error) bool {
+	if cl.refused.Load() {
+		return false
+	}
+	var be *bodyError
+	if errors.As(err, &be) {
+		return true // a 2xx arrived: the server acted, its answer is lost
+	}
+	if cl.sawConn.Load() {
+		return cl.wrote.Load()
+	}
+	var ue *url.Error
+	return errors.As(err, &ue) && !isDialError(ue.Err)
+}
+
+func isDialError(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// waitTooLong reports a Retry-After beyond what the client will sleep: the
+// caller gets the error at once, with APIError.RetryAfter to plan by.
+func waitTooLong(resp *http.Response, maxWait time.Duration) bool {
+	d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	return ok && d > maxWait
+}
+
+// backoff waits as long as Retry-After asks (the policies have already
+// refused waits beyond the maximum), else a random time between minWait and
+// a ceiling that doubles with each attempt, so clients failing together do
+// not retry together.
+func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return min(d, maxWait)
+		}
+	}
+	ceiling := minWait
+	for i := 0; i <= attempt && ceiling < maxWait; i++ {
+		if ceiling > maxWait/2 {
+			ceiling = maxWait // doubling would pass the maximum (or overflow)
+			break
+		}
+		ceiling *= 2
+	}
+	return minWait + rand.N(ceiling-minWait+1)
+}
+
+// parseRetryAfter reads both forms of Retry-After: delta seconds and an
+// HTTP date. A date in the past means "now" (0, true).
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	secs, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+	if err == nil || errors.Is(err, strconv.ErrRange) {
+		// Too many digits for 64 bits is still a (very long) number of seconds.
+		if err != nil || secs > uint64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	when, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return min(max(when.Sub(now), 0), maxRetryAfter), true
+}
+
+// maxRetryAfter caps absurd Retry-After values so the arithmetic never
+// overflows; the client never sleeps on anything near it anyway.
+const maxRetryAfter = 24 * time.Hour
+
+// maxResponseBody bounds a success body: the largest the API sends (a page
+// of 1,000 assistant turns) is well under a MiB.
+const maxResponseBody = 16 << 20
+
+var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
+
+// readSuccess decodes a 2xx body into out (nil: none is wanted) and checks
+// it (see checker), bounded in size and in time: a body that never ends is
+// cut by the bound, one that stalls by the context.
+func readSuccess(ctx context.Context, resp *http.Response, out any) error {
+	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+	defer stop()
+	body := &boundedBody{r: resp.Body, left: maxResponseBody}
+	var err error
+	if out != nil {
+		err = decodeJSON(body, out)
+		if ch, ok := out.(checker); ok && err == nil {
+			err = ch.check()
+		}
+	}
+	if err == nil {
+		if _, err = io.Copy(io.Discard, body); err != nil { // to EOF, so the connection is reused
+			err = fmt.Errorf("reading body: %w", err)
+		}
+	}
+	if cerr := ctx.Err(); err != nil && cerr != nil {
+		return fmt.Errorf("reading the answer: %w", cerr) // not malformed: cut short by the caller
+	}
+	if err != nil {
+		return &bodyError{status: resp.StatusCode, err: err}
+	}
+	return nil
+}
+
+// scrubCause replaces the cause of a malformed answer by a copy of its
+// text without the key when the text holds it (a check quoting a field a
+// proxy filled with the key), so that no error of the chain shows the key
+// to a reporter that walks it.
+func (c *Client) scrubCause(err error) error {
+	if err == nil {
+		return nil
+	}
+	var be *bodyError
+	if errors.As(err, &be) {
+		if msg := be.err.Error(); c.scrub(msg, false) != msg {
+			be.err = errors.New(c.scrub(msg, false))
+		}
+	}
+	return err
+}
+
+// boundedBody reads at most maxResponseBody bytes, then fails with
+// errBodyTooLarge, so that the decoder reports the real cause.
+type boundedBody struct {
+	r    io.Reader
+	left int64
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errBodyTooLarge
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left+1] // one byte more tells a body of exactly the bound from a longer one
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, errBodyTooLarge
+	}
+	return n, err
 }
 
 // decodeJSON decodes exactly one JSON value. Its errors never quote the
@@ -109,212 +486,6 @@ func describeJSONError(err error) error {
 	return fmt.Errorf("reading body: %w", err) // a network error: it quotes no content
 }
 
-// callState follows one call's attempts. The retry layer and the transport
-// report into it through the request's context; the transport may do so
-// from its own goroutines, hence the atomics.
-type callState struct {
-	attempts atomic.Int32
-	traced   atomic.Bool // the transport reports connection events (httptrace)
-	wrote    atomic.Bool // this attempt wrote request headers: the server may have acted
-	refused  atomic.Bool // this attempt was refused (429): the server did not act
-}
-
-type callStateKey struct{}
-
-func stateOf(ctx context.Context) *callState {
-	st, _ := ctx.Value(callStateKey{}).(*callState)
-	return st
-}
-
-// startAttempt is the retry layer's RequestLogHook: it runs before each
-// attempt.
-func startAttempt(_ retryablehttp.Logger, req *http.Request, _ int) {
-	if st := stateOf(req.Context()); st != nil {
-		st.attempts.Add(1)
-		st.traced.Store(false)
-		st.wrote.Store(false)
-		st.refused.Store(false)
-	}
-}
-
-// mayHaveActed reports whether the last attempt could have reached the
-// server without a clear answer. Transports that report connection
-// events say exactly whether any byte left; for others (a test double, a
-// custom RoundTripper) only a failed dial is known not to have sent
-// anything.
-func (st *callState) mayHaveActed(err error) bool {
-	if st.refused.Load() {
-		return false
-	}
-	var be *bodyError
-	if errors.As(err, &be) {
-		return true // a 2xx arrived: the server acted, its answer is lost
-	}
-	if st.traced.Load() {
-		return st.wrote.Load()
-	}
-	var ue *url.Error
-	return errors.As(err, &ue) && !isDialError(ue.Err)
-}
-
-func traceInto(ctx context.Context, st *callState) context.Context {
-	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GetConn:      func(string) { st.traced.Store(true) },
-		WroteHeaders: func() { st.wrote.Store(true) },
-	})
-}
-
-var jsonMediaType = []string{"application/json"}
-
-// do is the one request path: build, send with retries by method, hand a
-// 2xx body of the documented status to decode, map anything else to an
-// error, redact the key from everything returned, and report the answer to
-// the observer.
-func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) {
-	if err := c.ready(ctx); err != nil {
-		return nil, err
-	}
-	target := c.baseURL + strings.ReplaceAll(r.path, "{projectId}", c.projectSeg)
-	if r.query != "" {
-		target += "?" + r.query
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, wrapOp("nothing sent", err)
-	}
-	// Following the attempts costs a few allocations: only calls that may
-	// create something, and calls whose answer is described, pay for it.
-	describe := r.describe || c.observer != nil
-	var st *callState
-	if describe || !r.retriedLikeGet() {
-		st = &callState{}
-		ctx = context.WithValue(ctx, callStateKey{}, st)
-		if !r.retriedLikeGet() {
-			ctx = traceInto(ctx, st)
-		}
-	}
-
-	var raw any // an untyped nil for no body: a nil []byte would still send one
-	if r.body != nil {
-		raw = r.body
-	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, target, raw)
-	if err != nil {
-		return nil, c.redact(wrapOp("building request", err))
-	}
-	cred := c.cred()
-	req.Header["Authorization"] = cred.header // shared read-only slices: no allocation
-	req.Header["Accept"] = jsonMediaType
-	req.Header["User-Agent"] = c.userAgent
-	if r.body != nil {
-		req.Header["Content-Type"] = jsonMediaType
-	}
-	want := r.want
-	if want == 0 {
-		want = http.StatusOK
-	}
-	req.SetResponseHandler(func(resp *http.Response) error {
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			return nil // call turns the final one into an *APIError
-		}
-		if want > 0 && resp.StatusCode != want {
-			return &bodyError{status: resp.StatusCode, err: fmt.Errorf("the documented success status is %d", want)}
-		}
-		if want < 0 && (resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent) {
-			return readSuccess(ctx, resp, nil) // Client.Do: an answer without content leaves out as it is
-		}
-		return c.scrubCause(readSuccess(ctx, resp, out))
-	})
-
-	retrier := c.post
-	if r.retriedLikeGet() {
-		retrier = c.get
-	}
-	// Only the final answer counts: the retry layer drains and closes the
-	// others.
-	resp, err := retrier.Do(req)
-	if resp != nil {
-		defer resp.Body.Close()
-	}
-	var info *Response
-	if describe {
-		info = c.describe(r.method, target[len(c.baseURL):], st, resp)
-		if c.observer != nil {
-			c.observer(ctx, info)
-		}
-	}
-	switch {
-	case err != nil:
-		return info, c.redact(c.sendError(r, st, err))
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		return info, c.apiError(ctx, r, resp)
-	}
-	return info, nil
-}
-
-// readSuccess decodes a 2xx body into out (nil: none is wanted) and checks
-// it (see checker), bounded in size and in time: a body that never ends is
-// cut by the bound, one that stalls by the context.
-func readSuccess(ctx context.Context, resp *http.Response, out any) error {
-	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
-	defer stop()
-	body := &boundedBody{r: resp.Body, left: maxResponseBody}
-	var err error
-	if out != nil {
-		err = decodeJSON(body, out)
-		if ch, ok := out.(checker); ok && err == nil {
-			err = ch.check()
-		}
-	}
-	if err == nil {
-		if _, err = io.Copy(io.Discard, body); err != nil { // to EOF, so the connection is reused
-			err = fmt.Errorf("reading body: %w", err)
-		}
-	}
-	if cerr := ctx.Err(); err != nil && cerr != nil {
-		return fmt.Errorf("reading the answer: %w", cerr) // not malformed: cut short by the caller
-	}
-	if err != nil {
-		return &bodyError{status: resp.StatusCode, err: err}
-	}
-	return nil
-}
-
-// scrubCause replaces the cause of a malformed answer by a copy of its
-// text without the key when the text holds it (a check quoting a field a
-// proxy filled with the key), so that no error of the chain shows the key
-// to a reporter that walks it.
-func (c *Client) scrubCause(err error) error {
-	var be *bodyError
-	if errors.As(err, &be) {
-		if msg := be.err.Error(); c.scrub(msg, false) != msg {
-			be.err = errors.New(c.scrub(msg, false))
-		}
-	}
-	return err
-}
-
-// boundedBody reads at most maxResponseBody bytes, then fails with
-// errBodyTooLarge, so that the decoder reports the real cause.
-type boundedBody struct {
-	r    io.Reader
-	left int64
-}
-
-func (b *boundedBody) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		return 0, errBodyTooLarge
-	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left+1] // one byte more tells a body of exactly the bound from a longer one
-	}
-	n, err := b.r.Read(p)
-	b.left -= int64(n)
-	if b.left < 0 {
-		return n, errBodyTooLarge
-	}
-	return n, err
-}
-
 // apiError reads a non-2xx answer. A 1xx (a 101 Switching Protocols that
 // hands over the raw connection, say) has no body to read: it is closed
 // unread, so a server holding it open cannot hold the call.
@@ -328,6 +499,7 @@ func (c *Client) apiError(ctx context.Context, r request, resp *http.Response) e
 		defer stop()
 		apiErr = newAPIError(resp, resp.Body, c.scrub)
 	}
+	apiErr.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	apiErr.outcomeUnknown = !r.retriedLikeGet() && gatewayMayHaveActed(resp.StatusCode)
 	return apiErr
 }
@@ -342,9 +514,9 @@ func gatewayMayHaveActed(code int) bool {
 }
 
 // describe sums up a call's final answer, resp (nil if none arrived).
-func (c *Client) describe(method, path string, st *callState, resp *http.Response) *Response {
+func (c *Client) describe(method, path string, cl *call, resp *http.Response) *Response {
 	// The path carries a server's cursor, which may echo the key.
-	info := &Response{Method: method, Path: c.scrub(path, false), Attempts: int(st.attempts.Load())}
+	info := &Response{Method: method, Path: c.scrub(path, false), Attempts: int(cl.attempts.Load())}
 	if resp != nil {
 		info.StatusCode = resp.StatusCode
 		info.Header = c.redactHeader(resp.Header)
@@ -353,12 +525,13 @@ func (c *Client) describe(method, path string, st *callState, resp *http.Respons
 	return info
 }
 
-// sendError classifies a failure with no usable API answer. For a POST it
-// decides whether the server may have acted (ErrOutcomeUnknown).
-func (c *Client) sendError(r request, st *callState, err error) error {
+// sendError classifies a failure with no usable API answer. For a call
+// that may create something it decides whether the server may have acted
+// (ErrOutcomeUnknown).
+func (c *Client) sendError(r *request, cl *call, err error) error {
 	var be *bodyError
 	malformed := errors.As(err, &be)
-	if !r.retriedLikeGet() && st.mayHaveActed(err) {
+	if !r.retriedLikeGet() && cl.mayHaveActed(err) {
 		return &outcomeError{err: err}
 	}
 	if malformed {

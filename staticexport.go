@@ -70,7 +70,8 @@ func (p StaticExportParams) validate() error {
 	return nil
 }
 
-// StaticExport is a static export job.
+// StaticExport is a static export job. It marshals as the API sends it (ID
+// as jobId), Error "" and a zero time as null.
 type StaticExport struct {
 	ID        string
 	Status    StaticExportStatus
@@ -81,19 +82,30 @@ type StaticExport struct {
 	Error     string // why it failed; "" unless Status is StaticExportFailed
 }
 
-// staticExportWire is the StaticExportJob answer as sent. The times are
+// MarshalJSON writes the export as the API does.
+func (e StaticExport) MarshalJSON() ([]byte, error) {
+	return marshalWire(wireStaticExport{JobID: e.ID, Status: e.Status, Progress: e.Progress, PageCount: e.PageCount,
+		CreatedAt: dateTime{e.CreatedAt}, UpdatedAt: dateTime{e.UpdatedAt}, Error: nullable(e.Error)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (e *StaticExport) UnmarshalJSON(b []byte) error {
+	return unmarshalWire(b, e, (*wireStaticExport).export)
+}
+
+// wireStaticExport is the StaticExportJob answer as sent. The times are
 // date-times in the vendor schema: a value that is not one is an error.
-type staticExportWire struct {
+type wireStaticExport struct {
 	JobID     string             `json:"jobId"`
 	Status    StaticExportStatus `json:"status"`
 	Progress  float64            `json:"progress"`
 	PageCount int                `json:"pageCount"`
-	CreatedAt time.Time          `json:"createdAt"`
-	UpdatedAt time.Time          `json:"updatedAt"`
-	Error     string             `json:"error"`
+	CreatedAt dateTime           `json:"createdAt"`
+	UpdatedAt dateTime           `json:"updatedAt"`
+	Error     jsonString         `json:"error"`
 }
 
-func (w *staticExportWire) check() error {
+func (w *wireStaticExport) check() error {
 	if w.JobID == "" {
 		return errors.New("static export without a jobId")
 	}
@@ -103,17 +115,19 @@ func (w *staticExportWire) check() error {
 	return nil
 }
 
-func (w *staticExportWire) export() *StaticExport {
-	return &StaticExport{
+func (w *wireStaticExport) export() StaticExport {
+	return StaticExport{
 		ID: w.JobID, Status: w.Status, Progress: w.Progress, PageCount: w.PageCount,
-		CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, Error: w.Error,
+		CreatedAt: w.CreatedAt.t, UpdatedAt: w.UpdatedAt.t, Error: w.Error.s,
 	}
 }
 
 // StaticExportBundle is a link to a finished export's tar.gz archive, on a
 // storage host other than the API's. The link carries its own signature:
 // treat it as a secret until ExpiresAt. It is left out when the bundle is
-// formatted or logged; DownloadStaticExport fetches it without the API key.
+// formatted, logged or marshalled (its JSON is the API's answer without
+// bundleUrl, a zero ExpiresAt as null); DownloadStaticExport fetches it
+// without the API key.
 type StaticExportBundle struct {
 	JobID     string
 	URL       string // presigned; valid until ExpiresAt
@@ -137,26 +151,38 @@ func (b StaticExportBundle) LogValue() slog.Value {
 		slog.Time("expiresAt", b.ExpiresAt))
 }
 
-type bundleWire struct {
-	JobID     string    `json:"jobId"`
-	BundleURL *string   `json:"bundleUrl"`
-	SizeBytes *int64    `json:"sizeBytes"`
-	ExpiresAt time.Time `json:"expiresAt"`
+// MarshalJSON writes the bundle as the API does, without its link.
+func (b StaticExportBundle) MarshalJSON() ([]byte, error) {
+	return marshalWire(wireBundle{JobID: b.JobID, SizeBytes: count(int(b.SizeBytes)), ExpiresAt: dateTime{b.ExpiresAt}})
 }
 
-func (w *bundleWire) check() error {
+// UnmarshalJSON reads what MarshalJSON writes (and a bundleUrl, if any).
+func (b *StaticExportBundle) UnmarshalJSON(data []byte) error {
+	return unmarshalWire(data, b, (*wireBundle).bundle)
+}
+
+type wireBundle struct {
+	JobID     string     `json:"jobId"`
+	BundleURL jsonString `json:"bundleUrl,omitzero"`
+	SizeBytes jsonCount  `json:"sizeBytes"`
+	ExpiresAt dateTime   `json:"expiresAt"`
+}
+
+func (w *wireBundle) bundle() StaticExportBundle {
+	return StaticExportBundle{JobID: w.JobID, URL: w.BundleURL.s, SizeBytes: int64(w.SizeBytes.n), ExpiresAt: w.ExpiresAt.t}
+}
+
+func (w *wireBundle) check() error {
 	switch {
-	case w.BundleURL == nil || *w.BundleURL == "":
+	case w.BundleURL.s == "":
 		return errors.New("bundle without a bundleUrl")
-	case w.SizeBytes == nil:
+	case !w.SizeBytes.set:
 		return errors.New("bundle without a sizeBytes")
-	case *w.SizeBytes < 0:
-		return fmt.Errorf("bundle of %d bytes", *w.SizeBytes)
+	case w.SizeBytes.n < 0:
+		return fmt.Errorf("bundle of %d bytes", w.SizeBytes.n)
 	}
-	if _, err := parseBundleLink(*w.BundleURL); err != nil {
-		return err
-	}
-	return nil
+	_, err := parseBundleLink(w.BundleURL.s)
+	return err
 }
 
 // parseBundleLink accepts an absolute http(s) URL without user info: Go
@@ -196,7 +222,7 @@ func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*
 	if err != nil {
 		return nil, fmt.Errorf("mintlify: encoding static export: %w", err)
 	}
-	w, err := send[staticExportWire](ctx, c, request{
+	w, err := send[wireStaticExport](ctx, c, request{
 		method: http.MethodPost,
 		path:   "/v1/static-export/jobs",
 		body:   body,
@@ -205,7 +231,8 @@ func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*
 	if err != nil {
 		return nil, err
 	}
-	return w.export(), nil
+	e := w.export()
+	return &e, nil
 }
 
 // GetStaticExport reads a static export job (GET
@@ -213,18 +240,25 @@ func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*
 // without a jobId or about another job, or with a status the API does not
 // document, is an error.
 func (c *Client) GetStaticExport(ctx context.Context, jobID string) (*StaticExport, error) {
+	return c.getStaticExport(ctx, jobID, false)
+}
+
+// getStaticExport is GetStaticExport, also for a poller (see
+// request.polling).
+func (c *Client) getStaticExport(ctx context.Context, jobID string, polling bool) (*StaticExport, error) {
 	if err := checkSegment("static export job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID)}
-	w, err := send[staticExportWire](ctx, c, r)
+	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), polling: polling}
+	w, err := send[wireStaticExport](ctx, c, r)
 	if err != nil {
 		return nil, err
 	}
 	if w.JobID != jobID {
 		return nil, c.malformed(r, "asked for static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
-	return w.export(), nil
+	e := w.export()
+	return &e, nil
 }
 
 // PollStaticExport reads the export until its status is terminal and
@@ -236,7 +270,7 @@ func (c *Client) PollStaticExport(ctx context.Context, jobID string, opts ...Pol
 		return nil, err
 	}
 	return poll(ctx, c, "static export "+strconv.Quote(jobID),
-		func(ctx context.Context) (*StaticExport, error) { return c.GetStaticExport(ctx, jobID) },
+		func(ctx context.Context) (*StaticExport, error) { return c.getStaticExport(ctx, jobID, true) },
 		func(e *StaticExport) bool { return e.Status.Terminal() },
 		opts)
 }
@@ -255,17 +289,19 @@ func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticE
 		path:       "/v1/static-export/jobs/" + url.PathEscape(jobID) + "/bundle",
 		idempotent: true,
 	}
-	w, err := send[bundleWire](ctx, c, r)
+	w, err := send[wireBundle](ctx, c, r)
 	if err != nil {
 		return nil, err
 	}
 	if w.JobID != "" && w.JobID != jobID {
 		return nil, c.malformed(r, "asked for the bundle of static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
-	if c.scrub(*w.BundleURL, false) != *w.BundleURL {
+	if c.scrub(w.BundleURL.s, false) != w.BundleURL.s {
 		// A proxy echoed the key into the link: following it would hand
 		// the key to the storage host.
 		return nil, c.malformed(r, "the bundle link holds the API key")
 	}
-	return &StaticExportBundle{JobID: jobID, URL: *w.BundleURL, SizeBytes: *w.SizeBytes, ExpiresAt: w.ExpiresAt}, nil
+	b := w.bundle()
+	b.JobID = jobID
+	return &b, nil
 }

@@ -1,15 +1,11 @@
 package mintlify
 
 import (
-	"cmp"
 	"context"
 	"hash/maphash"
 	"iter"
 	"time"
 )
-
-// maxViewsLimit is the largest page the views route serves.
-const maxViewsLimit = 250
 
 // ViewsParams selects the rows of the page-views export. The zero value
 // asks for the server's default date range, from the first row.
@@ -24,11 +20,8 @@ type ViewsParams struct {
 	Offset int
 }
 
-func (p ViewsParams) encode() (string, error) {
-	if err := validateOffset(p.Offset); err != nil {
-		return "", err
-	}
-	return encodeQuery(p.DateFrom, p.DateTo, p.Limit, maxViewsLimit, "", nil)
+func (p ViewsParams) params() params {
+	return params{from: p.DateFrom, to: p.DateTo, limit: p.Limit, at: position{offset: p.Offset}}
 }
 
 // ViewCounts are view events by kind of traffic: every view counts, unlike
@@ -60,28 +53,22 @@ type ViewsPage struct {
 
 // wireViewsPage is the views answer as sent, checked by send.
 type wireViewsPage struct {
-	Totals  wireCounts `json:"totals"`
-	Rows    viewRows   `json:"views"`
-	HasMore jsonBool   `json:"hasMore"`
+	Totals  *wireCounts      `json:"totals"`
+	Rows    []wirePathCounts `json:"views"`
+	HasMore jsonBool         `json:"hasMore"`
 }
 
 func (w *wireViewsPage) check() error {
-	return checkTraffic(w.Totals, w.Rows != nil, w.HasMore, "views")
+	return checkTraffic(w.Totals, w.Rows, w.HasMore, "views")
 }
 
-type viewRows []PathViews
+func (r *wirePathCounts) views() PathViews { return PathViews(r.visitors()) } // the same fields
 
-func (r *viewRows) UnmarshalJSON(b []byte) error {
-	return decodeRows((*[]PathViews)(r), b, func(r *PathViews, b []byte) error {
-		return decodePathCounts((*PathVisitors)(r), b) // the same fields
-	})
-}
-
-var viewsPager = &pager[wireViewsPage, ViewsPage, PathViews]{
-	path: analyticsPath + "views",
+var viewsRoute = &route[wireViewsPage, ViewsPage, PathViews]{
+	path:     "views",
+	maxLimit: 250,
 	page: func(w *wireViewsPage) *ViewsPage {
-		t := w.Totals
-		return &ViewsPage{Totals: ViewCounts{t.Human.n, t.AI.n, t.Total.n}, Views: w.Rows, HasMore: w.HasMore.v}
+		return &ViewsPage{Totals: ViewCounts(w.Totals.counts()), Views: each(w.Rows, (*wirePathCounts).views), HasMore: w.HasMore.v}
 	},
 	rows: func(p *ViewsPage) *[]PathViews { return &p.Views },
 	next: func(p *ViewsPage) (string, bool) { return "", p.HasMore },
@@ -92,24 +79,16 @@ var viewsPager = &pager[wireViewsPage, ViewsPage, PathViews]{
 // totals (GET /v1/analytics/{projectId}/views). Each call is one request
 // of the organization's 100 analytics requests an hour.
 func (c *Client) GetViews(ctx context.Context, p ViewsParams) (*ViewsPage, error) {
-	q, err := p.encode()
-	if err != nil {
-		return nil, err
-	}
-	return viewsPager.get(ctx, c, q, position{offset: p.Offset})
+	return viewsRoute.get(ctx, c, p.params())
 }
 
 // ViewPages walks the views export page by page from p.Offset (GET
 // /v1/analytics/{projectId}/views, one request per page of 250 rows unless
 // p.Limit says otherwise). It fetches lazily, yields a failure once as
-// (nil, *[WalkError]) whose Offset is where to resume, drops rows already
-// yielded, and stops a server that misbehaves as [Client.VisitorPages]
-// does: at once for an empty page that says more follow, after 10 pages in
-// a row with no new row, and at 1,000 requests ([WithMaxWalkRequests]).
+// (nil, *[WalkError]) whose Offset is where to resume, and drops rows
+// already yielded, as [Client.VisitorPages] does.
 func (c *Client) ViewPages(ctx context.Context, p ViewsParams) iter.Seq2[*ViewsPage, error] {
-	p.Limit = cmp.Or(p.Limit, maxViewsLimit)
-	q, err := p.encode()
-	return viewsPager.pages(ctx, c, q, position{offset: p.Offset}, err)
+	return viewsRoute.pages(ctx, c, p.params())
 }
 
 // Views walks every row of the views export from p.Offset, fetching pages
@@ -120,5 +99,5 @@ func (c *Client) ViewPages(ctx context.Context, p ViewsParams) iter.Seq2[*ViewsP
 // up past the walk while views arrive is missed; end the range in the past
 // for an exact export.
 func (c *Client) Views(ctx context.Context, p ViewsParams) iter.Seq2[PathViews, error] {
-	return rowsOf(c.ViewPages(ctx, p), viewsPager.rows)
+	return viewsRoute.all(ctx, c, p.params())
 }

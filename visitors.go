@@ -1,15 +1,11 @@
 package mintlify
 
 import (
-	"cmp"
 	"context"
 	"hash/maphash"
 	"iter"
 	"time"
 )
-
-// maxVisitorsLimit is the largest page the visitors route serves.
-const maxVisitorsLimit = 250
 
 // VisitorsParams selects the rows of the visitors export. The zero value
 // asks for the server's default date range, from the first row.
@@ -29,11 +25,8 @@ type VisitorsParams struct {
 	Offset int
 }
 
-func (p VisitorsParams) encode() (string, error) {
-	if err := validateOffset(p.Offset); err != nil {
-		return "", err
-	}
-	return encodeQuery(p.DateFrom, p.DateTo, p.Limit, maxVisitorsLimit, "", nil)
+func (p VisitorsParams) params() params {
+	return params{from: p.DateFrom, to: p.DateTo, limit: p.Limit, at: position{offset: p.Offset}}
 }
 
 // VisitorCounts are distinct visitors by kind of traffic. Total counts a
@@ -66,26 +59,28 @@ type VisitorsPage struct {
 
 // wireVisitorsPage is the visitors answer as sent, checked by send.
 type wireVisitorsPage struct {
-	Totals  wireCounts  `json:"totals"`
-	Rows    visitorRows `json:"visitors"`
-	HasMore jsonBool    `json:"hasMore"`
+	Totals  *wireCounts      `json:"totals"`
+	Rows    []wirePathCounts `json:"visitors"`
+	HasMore jsonBool         `json:"hasMore"`
 }
 
 func (w *wireVisitorsPage) check() error {
-	return checkTraffic(w.Totals, w.Rows != nil, w.HasMore, "visitors")
+	return checkTraffic(w.Totals, w.Rows, w.HasMore, "visitors")
 }
 
-type visitorRows []PathVisitors
-
-func (r *visitorRows) UnmarshalJSON(b []byte) error {
-	return decodeRows((*[]PathVisitors)(r), b, decodePathCounts)
+func (w *wireCounts) counts() VisitorCounts {
+	return VisitorCounts{Human: w.Human.n, AI: w.AI.n, Total: w.Total.n}
 }
 
-var visitorsPager = &pager[wireVisitorsPage, VisitorsPage, PathVisitors]{
-	path: analyticsPath + "visitors",
+func (r *wirePathCounts) visitors() PathVisitors {
+	return PathVisitors{Path: r.Path.s, Human: r.Human.n, AI: r.AI.n, Total: r.Total.n}
+}
+
+var visitorsRoute = &route[wireVisitorsPage, VisitorsPage, PathVisitors]{
+	path:     "visitors",
+	maxLimit: 250,
 	page: func(w *wireVisitorsPage) *VisitorsPage {
-		t := w.Totals
-		return &VisitorsPage{Totals: VisitorCounts{t.Human.n, t.AI.n, t.Total.n}, Visitors: w.Rows, HasMore: w.HasMore.v}
+		return &VisitorsPage{Totals: w.Totals.counts(), Visitors: each(w.Rows, (*wirePathCounts).visitors), HasMore: w.HasMore.v}
 	},
 	rows: func(p *VisitorsPage) *[]PathVisitors { return &p.Visitors },
 	next: func(p *VisitorsPage) (string, bool) { return "", p.HasMore },
@@ -98,11 +93,7 @@ var visitorsPager = &pager[wireVisitorsPage, VisitorsPage, PathVisitors]{
 // everything use [Client.VisitorPages] or [Client.Visitors], which ask for
 // the largest pages.
 func (c *Client) GetVisitors(ctx context.Context, p VisitorsParams) (*VisitorsPage, error) {
-	q, err := p.encode()
-	if err != nil {
-		return nil, err
-	}
-	return visitorsPager.get(ctx, c, q, position{offset: p.Offset})
+	return visitorsRoute.get(ctx, c, p.params())
 }
 
 // VisitorPages walks the visitors export page by page from p.Offset (GET
@@ -111,18 +102,13 @@ func (c *Client) GetVisitors(ctx context.Context, p VisitorsParams) (*VisitorsPa
 // to read Totals, or to write pages in batches.
 //
 // A page is requested only when the loop asks for it: breaking out stops
-// the walk. A failure is yielded once as (nil, *[WalkError]) and ends the
-// walk; WalkError.Offset is where a new walk resumes. Rows already yielded
-// in this walk are dropped from later pages, and the guards of the pager
-// apply: an empty page that says more follow ends the walk at once, 10
-// pages in a row with no new row (a server ignoring offset) end it after
-// the 10th, and no walk sends more than 1,000 requests (see
-// [WithMaxWalkRequests]). See [Client.Visitors] for what happens when the
-// data change during a walk.
+// the walk. A failure, or a guard against a misbehaving server, is yielded
+// once as (nil, *[WalkError]) and ends the walk; WalkError.Offset is where
+// a new walk resumes. Rows already yielded in this walk are dropped from
+// later pages. See [Client.Visitors] for what happens when the data change
+// during a walk.
 func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*VisitorsPage, error] {
-	p.Limit = cmp.Or(p.Limit, maxVisitorsLimit)
-	q, err := p.encode()
-	return visitorsPager.pages(ctx, c, q, position{offset: p.Offset}, err)
+	return visitorsRoute.pages(ctx, c, p.params())
 }
 
 // Visitors walks every row of the visitors export from p.Offset, in the
@@ -141,5 +127,5 @@ func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*
 // than that, so its memory does not grow with the export. No client can
 // bring back a row the server never sent.
 func (c *Client) Visitors(ctx context.Context, p VisitorsParams) iter.Seq2[PathVisitors, error] {
-	return rowsOf(c.VisitorPages(ctx, p), visitorsPager.rows)
+	return visitorsRoute.all(ctx, c, p.params())
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // What mintctl adds in a GitHub Actions step (GITHUB_ACTIONS=true): the
@@ -99,7 +101,10 @@ func (a *app) summaryf(format string, args ...any) {
 			args[i] = md(s)
 		}
 	}
-	if err := a.appendStepFile(path, fmt.Sprintf(format, args...)); err != nil {
+	// The runner shows the summary on the run's page: a key a server
+	// echoed into a link or a summary is redacted there as in the log.
+	text := redact.New(a.redactKey)(fmt.Sprintf(format, args...), false)
+	if err := a.appendStepFile(path, text); err != nil {
 		a.warnf("the step summary was not written to $GITHUB_STEP_SUMMARY: %v", err)
 	}
 }

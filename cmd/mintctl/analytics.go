@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // paging is how a route walks: what resumes it.
@@ -405,7 +406,7 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 
 	var out io.Writer = a.stdout
 	var file *outputFile
-	var fileOut *redactWriter
+	var fileOut *redact.Writer
 	if toFile {
 		if resume {
 			file, err = appendOutput(f.output, resumeCheck(r, format))
@@ -417,7 +418,7 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 		}
 		defer file.abort()
 		// A file gets what stdout would: the same rows, the key redacted.
-		fileOut = newRedactWriter(file, a.keyNeedles)
+		fileOut = redact.NewWriter(file, a.redactKey)
 		out = fileOut
 	}
 	bw := bufio.NewWriterSize(out, 64<<10)

@@ -3,11 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	mintlify "github.com/docsagent/mintlify-go"
 )
+
+// triggerCommands are the commands that start a run of the project's site
+// or of an automation: deploy, preview and automation run.
+func (a *app) triggerCommands() []*cobra.Command {
+	return []*cobra.Command{a.deployCommand(), a.previewCommand(), a.automationCommand()}
+}
 
 func (a *app) deployCommand() *cobra.Command {
 	var f waitFlags
@@ -146,7 +153,7 @@ func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *wai
 	a.writeOutputs(outs...)
 	a.summaryDeployment(d, previewURL)
 	if f.json {
-		if err := printJSON(a.stdout, deploymentJSON(d, previewURL)); err != nil {
+		if err := printDeployment(a.stdout, d, previewURL); err != nil {
 			return err
 		}
 	} else {
@@ -202,65 +209,21 @@ func (a *app) summaryDeployment(d *mintlify.Deployment, previewURL string) {
 	a.summaryf(format+"\n", args...)
 }
 
-type deploymentWire struct {
-	ID              string      `json:"_id"`
-	ProjectID       string      `json:"projectId"`
-	CreatedAt       any         `json:"createdAt"`
-	EndedAt         any         `json:"endedAt"`
-	Status          string      `json:"status"`
-	Summary         string      `json:"summary"`
-	Logs            []string    `json:"logs"`
-	Subdomain       string      `json:"subdomain"`
-	Screenshot      string      `json:"screenshot"`
-	ScreenshotLight string      `json:"screenshotLight"`
-	ScreenshotDark  string      `json:"screenshotDark"`
-	Source          string      `json:"source"`
-	Author          *authorWire `json:"author"`
-	Commit          commitWire  `json:"commit"`
-	PreviewURL      string      `json:"previewUrl,omitempty"`
-}
-
-type authorWire struct {
-	Name         string `json:"name"`
-	AvatarURL    string `json:"avatarUrl"`
-	GitHubUserID int64  `json:"githubUserId"`
-}
-
-type commitWire struct {
-	SHA          string       `json:"sha"`
-	Ref          string       `json:"ref"`
-	Message      string       `json:"message"`
-	FilesChanged filesChanged `json:"filesChanged"`
-}
-
-type filesChanged struct {
-	Added    []string `json:"added"`
-	Modified []string `json:"modified"`
-	Removed  []string `json:"removed"`
-}
-
-func deploymentJSON(d *mintlify.Deployment, previewURL string) deploymentWire {
-	w := deploymentWire{
-		ID: d.ID, ProjectID: d.ProjectID, CreatedAt: jsonValue(d.CreatedAt), EndedAt: jsonValue(d.EndedAt),
-		Status: string(d.Status), Summary: d.Summary, Logs: orEmpty(d.Logs), Subdomain: d.Subdomain,
-		Screenshot: d.Screenshot, ScreenshotLight: d.ScreenshotLight, ScreenshotDark: d.ScreenshotDark,
-		Source: d.Source, PreviewURL: previewURL,
-		Commit: commitWire{SHA: d.Commit.SHA, Ref: d.Commit.Ref, Message: d.Commit.Message, FilesChanged: filesChanged{
-			Added: orEmpty(d.Commit.Added), Modified: orEmpty(d.Commit.Modified), Removed: orEmpty(d.Commit.Removed)}},
+// printDeployment prints the deployment as the API spells it (the SDK's
+// own JSON) on one line, with a preview's URL, which the status route does
+// not carry, added as previewUrl.
+func printDeployment(w io.Writer, d *mintlify.Deployment, previewURL string) error {
+	b, err := encodeJSON(d)
+	if err == nil && previewURL != "" {
+		var u []byte
+		u, err = encodeJSON(previewURL)
+		b = append(append(append(b[:len(b)-1], `,"previewUrl":`...), u...), '}')
 	}
-	if d.Author != nil {
-		w.Author = &authorWire{d.Author.Name, d.Author.AvatarURL, d.Author.GitHubUserID}
+	if err != nil {
+		return err
 	}
-	return w
-}
-
-// orEmpty makes a nil slice empty, so that JSON shows [] as the API sends
-// it, not null.
-func orEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
+	_, err = w.Write(safeJSON(append(b, '\n')))
+	return err
 }
 
 func (a *app) automationCommand() *cobra.Command {
@@ -288,11 +251,7 @@ history before running the command again.`,
 				return fmt.Errorf("running the automation: %w", err)
 			}
 			if asJSON {
-				err = printJSON(a.stdout, struct {
-					SchemaID   string `json:"schemaId"`
-					InstanceID string `json:"instanceId"`
-					JobID      string `json:"jobId"`
-				}{r.AutomationID, r.RunID, r.JobID})
+				err = printJSON(a.stdout, r)
 			} else {
 				_, err = fmt.Fprintf(a.stdout, "automation %s run %s (job %s)\n", printable(r.AutomationID), printable(r.RunID), printable(r.JobID))
 			}

@@ -10,33 +10,6 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzRedactWriter: however a text is cut into writes, what comes out is
-// the text with every copy of the key redacted, byte for byte.
-func FuzzRedactWriter(f *testing.F) {
-	const key = "mint_fuzzkey0123456789"
-	f.Add("before "+key+" after", uint8(3))
-	f.Add(key[:5]+key+key[:12], uint8(1))
-	f.Add("mmmmint_fuzzkey0123456789m", uint8(7))
-	f.Fuzz(func(t *testing.T, text string, size uint8) {
-		n := int(size)%32 + 1
-		var out bytes.Buffer
-		w := newRedactWriter(&out, keyNeedles(key))
-		for rest := text; rest != ""; {
-			k := min(n, len(rest))
-			if _, err := w.Write([]byte(rest[:k])); err != nil {
-				t.Fatal(err)
-			}
-			rest = rest[k:]
-		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-		if want := strings.ReplaceAll(text, key, redacted); out.String() != want {
-			t.Fatalf("writes of %d bytes:\n got %q\nwant %q", n, out.String(), want)
-		}
-	})
-}
-
 // FuzzPrintable: a printed server text holds no control character, no
 // "##[", and starts no GitHub Actions workflow command, alone or after
 // mintctl's indentation (the runner trims every Unicode space).

@@ -312,7 +312,7 @@ func (a *app) reportJob(j *mintlify.Job, f *waitFlags, waited bool) error {
 	a.writeOutputs(jobOutputs(j)...)
 	a.summaryf("#### Job %s\n\n- status: **%s**\n- pull request: %s\n\n", j.ID, j.Status, mdLink(j.PRLink))
 	if f.json {
-		if err := printJSON(a.stdout, jobJSON(j)); err != nil {
+		if err := printJSON(a.stdout, j); err != nil {
 			return err
 		}
 	} else {
@@ -340,53 +340,23 @@ func (a *app) reportJob(j *mintlify.Job, f *waitFlags, waited bool) error {
 	return nil
 }
 
-// jobWire is a job as the API spells it: null where the API sends null.
-type jobWire struct {
-	ID         string        `json:"id"`
-	Status     string        `json:"status"`
-	Source     jobSourceWire `json:"source"`
-	Model      string        `json:"model"`
-	PRLink     *string       `json:"prLink"`
-	CreatedAt  *time.Time    `json:"createdAt"`
-	ArchivedAt *time.Time    `json:"archivedAt"`
-}
-
-type jobSourceWire struct {
-	Repository string  `json:"repository"`
-	Ref        *string `json:"ref"`
-}
-
-func jobJSON(j *mintlify.Job) jobWire {
-	w := jobWire{
-		ID:         j.ID,
-		Status:     string(j.Status),
-		Source:     jobSourceWire{Repository: j.Source.Repository, Ref: nullable(j.Source.Ref)},
-		Model:      j.Model,
-		PRLink:     nullable(j.PRLink),
-		ArchivedAt: j.ArchivedAt,
-	}
-	if !j.CreatedAt.IsZero() {
-		w.CreatedAt = &j.CreatedAt
-	}
-	return w
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-// printJSON writes v as one line of JSON, made safe for a CI log
-// (safeJSON): still valid, and decoding to the same values.
+// printJSON prints v, an SDK value (which marshals as the API spells it),
+// as one line made safe for a CI log (safeJSON): still valid, and decoding
+// to the same values.
 func printJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := encodeJSON(v)
+	if err != nil {
 		return err
 	}
-	_, err := w.Write(safeJSON(buf.Bytes()))
+	_, err = w.Write(safeJSON(append(b, '\n')))
 	return err
+}
+
+// encodeJSON is v's JSON without HTML escapes (a link keeps its &).
+func encodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }

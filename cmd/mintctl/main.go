@@ -1,6 +1,6 @@
 // Command mintctl drives the Mintlify admin API from a shell or a CI
-// pipeline: agent jobs, the analytics export, deployments, previews,
-// automations and static exports, plus the bundled mock server.
+// pipeline: agent jobs, the analytics export, deployments, previews and
+// the other triggers, static exports, plus the bundled mock server.
 //
 //	go install github.com/docsagent/mintlify-go/cmd/mintctl@latest
 //

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // output is one step output for GitHub Actions.
@@ -25,9 +27,10 @@ func (a *app) writeOutputs(outs ...output) {
 	if path == "" {
 		return
 	}
+	scrub := redact.New(a.redactKey)
 	var b strings.Builder
 	for _, o := range outs {
-		o.value = scrub(o.value, a.keyNeedles)
+		o.value = scrub(o.value, false)
 		if !strings.ContainsAny(o.value, "\r\n") {
 			fmt.Fprintf(&b, "%s=%s\n", o.name, o.value)
 			continue

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // The exit codes scripts branch on (fixed by the design: never renumber).
@@ -63,9 +64,10 @@ type app struct {
 	// rawStdout is for a static export's bundle, which comes from the
 	// storage host (never sent the key) and must reach the pipe unaltered.
 	rawStdout, rawStderr io.Writer
-	// keyNeedles are the forms of MINTLIFY_API_KEY the output must not hold.
-	keyNeedles [][]byte
-	lookupEnv  func(string) (string, bool)
+	// redactKey is the key the output must not hold (see outputKey):
+	// everything written goes through a redact.Writer of it.
+	redactKey string
+	lookupEnv func(string) (string, bool)
 	// started is set once cobra has parsed flags and arguments: an error
 	// before that is a usage error.
 	started bool
@@ -89,15 +91,30 @@ type app struct {
 // a retry spends none of the quota; an hour-long wait is still refused.
 const defaultMaxRetryWait = 2 * time.Minute
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
+// minRedactedKey is the shortest key mintctl looks for in its output: a
+// shorter one is no admin key (the client refuses it before sending), and
+// hunting for a few common letters would garble every message.
+const minRedactedKey = 8
+
+// outputKey is the key mintctl keeps out of everything it writes:
+// MINTLIFY_API_KEY without surrounding white space, or "" (nothing to
+// redact) when it is too short to be a key.
+func outputKey(lookupEnv func(string) (string, bool)) string {
 	key, _ := lookupEnv(mintlify.EnvAPIKey)
-	needles := keyNeedles(key)
-	rout, rerr := newRedactWriter(stdout, needles), newRedactWriter(stderr, needles)
+	if key = strings.TrimSpace(key); len(key) < minRedactedKey {
+		return ""
+	}
+	return key
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
+	key := outputKey(lookupEnv)
+	rout, rerr := redact.NewWriter(stdout, key), redact.NewWriter(stderr, key)
 	defer rout.Flush()
 	defer rerr.Flush()
 	ghActions, _ := lookupEnv("GITHUB_ACTIONS")
 	a := &app{stdin: stdin, stdout: rout, stderr: rerr, rawStdout: stdout, rawStderr: stderr,
-		keyNeedles: needles, lookupEnv: lookupEnv, term: isTerminal(stderr), ctx: ctx, actions: ghActions == "true"}
+		redactKey: key, lookupEnv: lookupEnv, term: isTerminal(stderr), ctx: ctx, actions: ghActions == "true"}
 	stdout, stderr = rout, rerr
 	root := a.rootCommand()
 	root.SetArgs(args)
@@ -142,8 +159,8 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mintctl",
 		Short: "Drive the Mintlify admin API from a shell or a CI pipeline",
-		Long: `mintctl runs agent jobs, exports analytics, triggers deployments and previews,
-runs automations and static exports with the Mintlify admin API.
+		Long: `mintctl runs agent jobs, exports analytics, deploys the site and its previews,
+triggers the other runs and makes static exports with the Mintlify admin API.
 
 Credentials come only from the environment, never from flags (flags show in
 process lists and CI logs):
@@ -198,8 +215,8 @@ Exit codes:
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &codeError{exitUsage, err}
 	})
-	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.deployCommand(), a.previewCommand(),
-		a.automationCommand(), a.staticExportCommand(), a.mockCommand())
+	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.staticExportCommand(), a.mockCommand())
+	root.AddCommand(a.triggerCommands()...)
 	a.addVersion(root)
 	// cobra's own help and completion commands answer an unknown topic or
 	// shell with text and exit 0: a script would not notice the typo.

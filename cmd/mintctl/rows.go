@@ -177,6 +177,15 @@ func jsonValue(v any) any {
 	return v
 }
 
+// orEmpty makes a nil slice empty, so that JSON shows [] as the API sends
+// it, not null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 func csvValue(v any) string {
 	switch v := v.(type) {
 	case nil:

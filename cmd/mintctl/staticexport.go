@@ -279,15 +279,7 @@ func (a *app) reportExport(w io.Writer, e *mintlify.StaticExport, f *waitFlags, 
 	a.summaryf("#### Static export %s\n\n- status: **%s** (%.0f%%, %d pages)\n%s\n", e.ID, e.Status, e.Progress, e.PageCount, bundle)
 	var err error
 	if f.json {
-		err = printJSON(w, struct {
-			JobID     string  `json:"jobId"`
-			Status    string  `json:"status"`
-			Progress  float64 `json:"progress"`
-			PageCount int     `json:"pageCount"`
-			CreatedAt any     `json:"createdAt"`
-			UpdatedAt any     `json:"updatedAt"`
-			Error     *string `json:"error"`
-		}{e.ID, string(e.Status), e.Progress, e.PageCount, jsonValue(e.CreatedAt), jsonValue(e.UpdatedAt), nullable(e.Error)})
+		err = printJSON(w, e)
 	} else {
 		_, err = fmt.Fprintf(w, "static export %s %s: %.0f%%, %d pages\n", printable(e.ID), printable(string(e.Status)), e.Progress, e.PageCount)
 		if err == nil && e.Error != "" {

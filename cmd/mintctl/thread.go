@@ -27,21 +27,7 @@ row of 'mintctl analytics conversations' (a ULID).`,
 				return err
 			}
 			if asJSON {
-				type message struct {
-					ID        string `json:"id"`
-					Role      string `json:"role"`
-					Content   string `json:"content"`
-					CreatedAt any    `json:"createdAt"`
-				}
-				msgs := make([]message, len(t.Messages))
-				for i, m := range t.Messages {
-					msgs[i] = message{m.ID, m.Role, m.Content, jsonValue(m.CreatedAt)}
-				}
-				return printJSON(a.stdout, struct {
-					ThreadID  string    `json:"threadId"`
-					CreatedAt any       `json:"createdAt"`
-					Messages  []message `json:"messages"`
-				}{t.ID, jsonValue(t.CreatedAt), msgs})
+				return printJSON(a.stdout, t)
 			}
 			fmt.Fprintf(a.stdout, "thread %s, %s\n", printable(t.ID), stamp(t.CreatedAt))
 			for _, m := range t.Messages {

@@ -1,0 +1,132 @@
+package redact
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Run by count in CI:
+//
+//	go test -run '^$' -fuzz '^FuzzScrubber$' -fuzztime 20000x ./internal/redact/
+//	go test -run '^$' -fuzz '^FuzzWriter$' -fuzztime 20000x ./internal/redact/
+
+// FuzzScrubber puts a key, in one of the forms a proxy echoes it in, into
+// any text and scrubs it: no form of the key, nor a piece of it as long as
+// the redaction promises (MinEchoedPrefix), may survive; a text cut short
+// must not end in the key's first characters.
+func FuzzScrubber(f *testing.F) {
+	f.Add("mint_sk_live_7hQ2pX9vLr4TzW8mN3bKc5yJ", "Bearer ", " trailing", uint8(0), uint8(0))
+	f.Add("mint_sk_<live>&9vLr4+TzW/8mN3bKc5yJ=", `{"error":"`, `"}`, uint8(1), uint8(5))
+	f.Add("mint_a/b+c=d&e<f>g\"h\\i", "x", "", uint8(2), uint8(20))
+	f.Add("mint_0123456789abcdef", "user:", "", uint8(3), uint8(3))
+	f.Add("mint_sk_live_7hQ2pX9vLr4TzW8mN3bKc5yJ", "cursor=", "", uint8(4), uint8(7))
+	f.Fuzz(func(t *testing.T, key, before, after string, form, cut uint8) {
+		if !strings.HasPrefix(key, "mint_") || len(key) < 16 || len(key) > 200 ||
+			strings.IndexFunc(key, func(r rune) bool { return r <= ' ' || r >= 0x7f }) >= 0 {
+			t.Skip("not a key the SDK accepts")
+		}
+		j, _ := json.Marshal(key)
+		escaped := strings.Trim(string(j), `"`)
+		forms := []string{
+			key, url.QueryEscape(key), url.PathEscape(key), escaped,
+			base64.StdEncoding.EncodeToString([]byte("user:" + key)),
+			strings.Trim(strconv.Quote(escaped), `"`), url.QueryEscape(escaped),
+		}
+		echo := forms[int(form)%len(forms)]
+		scrub := New(key)
+		got := scrub(before+echo+after, false)
+		for _, f := range forms[:4] {
+			if strings.Contains(got, f) {
+				t.Fatalf("form %q of the key survives: %q", f, got)
+			}
+		}
+		if strings.Contains(got, key[:MinEchoedPrefix]) {
+			t.Fatalf("the key's first %d characters survive: %q", MinEchoedPrefix, got)
+		}
+		// Cut short: the text ends inside the echo.
+		n := len(before) + min(int(cut), len(echo))
+		text := (before + echo + after)[:n]
+		got = scrub(text, true)
+		for _, f := range forms[:4] {
+			for k := minKeyPrefix; k <= len(f) && k <= len(got); k++ {
+				if strings.HasSuffix(got, f[:k]) && !strings.HasSuffix(before, f[:k]) {
+					t.Fatalf("the cut text ends in %q, the start of the key: %q", f[:k], got)
+				}
+			}
+		}
+	})
+}
+
+const echoKey = "mint_echoed0123456789abcdefSECRET"
+
+// writeInPieces writes text to a new Writer in writes of size bytes, then
+// flushes it, and returns what came out.
+func writeInPieces(t testing.TB, key, text string, size int) string {
+	var out bytes.Buffer
+	w := NewWriter(&out, key)
+	for rest := text; rest != ""; {
+		n := min(size, len(rest))
+		k, err := w.Write([]byte(rest[:n]))
+		require.NoError(t, err)
+		require.Equal(t, n, k)
+		rest = rest[n:]
+	}
+	require.NoError(t, w.Flush())
+	return out.String()
+}
+
+// The key is redacted even when it reaches the writer in pieces, and the
+// text around it is kept byte for byte.
+func TestWriterAcrossWrites(t *testing.T) {
+	t.Parallel()
+	text := "before " + echoKey + " middle " + echoKey + echoKey + " after m"
+	want := "before [redacted] middle [redacted][redacted] after m"
+	for size := 1; size <= len(text); size++ {
+		require.Equal(t, want, writeInPieces(t, echoKey, text, size), "writes of %d bytes", size)
+	}
+	assert.Equal(t, "a short key", writeInPieces(t, "", "a short key", 3), "no key: nothing held back, nothing replaced")
+}
+
+// The writer redacts what the scrubber does: an escaped copy, a copy
+// inside base64, a start of the key cut short, each split across writes.
+func TestWriterScrubsAsTheScrubber(t *testing.T) {
+	t.Parallel()
+	texts := []string{
+		"link https://x.test/?k=" + url.QueryEscape(echoKey+"/+") + "&more",
+		`{"error":"Bearer ` + echoKey + `"}`,
+		"Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("user:"+echoKey)) + "\n",
+		"cut short: " + echoKey[:MinEchoedPrefix+3] + "...",
+		"ends in a start: " + echoKey[:MinEchoedPrefix+1],
+	}
+	for _, text := range texts {
+		want := New(echoKey)(text, false)
+		for size := 1; size <= len(text); size++ {
+			got := writeInPieces(t, echoKey, text, size)
+			require.Equal(t, want, got, "%q in writes of %d bytes", text, size)
+			require.NotContains(t, got, echoKey[:MinEchoedPrefix])
+		}
+	}
+}
+
+// FuzzWriter: however a text is cut into writes, what comes out is the
+// whole text scrubbed, byte for byte.
+func FuzzWriter(f *testing.F) {
+	const key = "mint_fuzzkey0123456789"
+	f.Add("before "+key+" after", uint8(3))
+	f.Add(key[:5]+key+key[:12], uint8(1))
+	f.Add("mmmmint_fuzzkey0123456789m", uint8(7))
+	f.Fuzz(func(t *testing.T, text string, size uint8) {
+		n := int(size)%32 + 1
+		if got, want := writeInPieces(t, key, text, n), New(key)(text, false); got != want {
+			t.Fatalf("writes of %d bytes:\n got %q\nwant %q", n, got, want)
+		}
+	})
+}

@@ -1,0 +1,94 @@
+package redact
+
+import (
+	"io"
+	"sync"
+)
+
+// Writer passes text on to another writer with every copy of the key
+// scrubbed as a [Scrubber] does, even a copy split across writes: it holds
+// back a tail that could start one until the next write or Flush. What
+// comes out is the scrubbed text, whatever the sizes of the writes. It is
+// safe for concurrent use (a progress bar redraws from its own goroutine).
+type Writer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	forms   *forms // nil: the empty key, nothing to scrub
+	first   [256]bool
+	longest int    // the longest needle's length
+	pending []byte // held back: it could start a copy of the key
+}
+
+// NewWriter returns a Writer that scrubs key from what it passes to w. With
+// the empty key it passes everything on as it is.
+func NewWriter(w io.Writer, key string) *Writer {
+	out := &Writer{w: w}
+	if key == "" {
+		return out
+	}
+	out.forms = formsOf(key)
+	for _, n := range out.forms.needles {
+		out.first[n[0]] = true
+		out.longest = max(out.longest, len(n))
+	}
+	return out
+}
+
+// Write scrubs and passes on p, but for a tail that could start a copy of
+// the key. The tail is held back before anything is scrubbed, so the
+// scrubber sees a copy whole, never the halves of one split by the writes.
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.forms == nil {
+		return w.w.Write(p)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	buf := p
+	if len(w.pending) > 0 {
+		buf = append(w.pending, p...)
+	}
+	hold := w.heldTail(buf)
+	if err := w.pass(buf[:len(buf)-hold]); err != nil {
+		return 0, err
+	}
+	w.pending = append(w.pending[:0], buf[len(buf)-hold:]...)
+	return len(p), nil
+}
+
+// heldTail is the length of the longest tail of buf that is a proper start
+// of a needle (every textual form of the key is one).
+func (w *Writer) heldTail(buf []byte) int {
+	for i := max(0, len(buf)-w.longest+1); i < len(buf); i++ {
+		if !w.first[buf[i]] {
+			continue
+		}
+		tail := buf[i:]
+		for _, n := range w.forms.needles {
+			if len(tail) < len(n) && n[:len(tail)] == string(tail) {
+				return len(tail)
+			}
+		}
+	}
+	return 0
+}
+
+// pass writes text, scrubbed.
+func (w *Writer) pass(text []byte) error {
+	if len(text) == 0 {
+		return nil
+	}
+	_, err := io.WriteString(w.w, w.forms.scrub(string(text), false))
+	return err
+}
+
+// Flush writes the tail held back, scrubbed: the text ended there.
+func (w *Writer) Flush() error {
+	if w.forms == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	err := w.pass(w.pending)
+	w.pending = w.pending[:0]
+	return err
+}
