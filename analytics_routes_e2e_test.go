@@ -64,16 +64,6 @@ func rawTime(t *testing.T, m map[string]json.RawMessage, key string) time.Time {
 	return at
 }
 
-func erase[T any](seq iter.Seq2[T, error]) iter.Seq2[any, error] {
-	return func(yield func(any, error) bool) {
-		for v, err := range seq {
-			if !yield(v, err) {
-				return
-			}
-		}
-	}
-}
-
 var rawRoutes = []rawRoute{
 	{
 		name: "visitors", path: "visitors", max: 250, offset: true, rowsKey: "visitors", hasMore: true,
