@@ -55,17 +55,7 @@ func startExport(p mintlify.StaticExportParams) call {
 }
 
 // depFull is a status answer with every field present.
-const depFull = `{
-	"_id": "st_1", "projectId": "proj_42",
-	"createdAt": "2026-03-04T05:06:07Z", "endedAt": "2026-03-04T05:08:09.5+01:00",
-	"status": "failure", "summary": "Build failed: 2 broken links",
-	"logs": ["cloning", "building", "error: broken link /a"],
-	"subdomain": "acme", "screenshot": "https://s/1.png", "screenshotLight": "https://s/l.png", "screenshotDark": "https://s/d.png",
-	"author": {"name": "Ada", "avatarUrl": "https://a/ada.png", "githubUserId": 583231},
-	"commit": {"sha": "abc123", "ref": "main", "message": "docs: fix links",
-		"filesChanged": {"added": ["new.mdx"], "modified": ["a.mdx", "b.mdx"], "removed": ["old.mdx"]}},
-	"source": "api"
-}`
+const depFull = mintlify.DeploymentAnswer
 
 const seLink = "https://exports.storage.test/se_1/bundle.tar.gz?X-Amz-Expires=3600&X-Amz-Signature=9f86d081884c7d659a2feaa0c55ad015"
 
