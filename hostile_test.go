@@ -333,7 +333,9 @@ func TestEveryMethodHidesAKeyEchoedInAnErrorAnswer(t *testing.T) {
 	for _, m := range methods {
 		for form, echo := range keyEchoes(echoKey) {
 			j, _ := json.Marshal("Authorization: Bearer " + echo)
-			withEcho := setLeaf(t, m.good, []any{"echo"}, echo) // an unknown member: ignored, until the body is cut
+			// The documented answer with one more member, the echo as it
+			// came, cut short two characters before its end.
+			cut := strings.TrimSuffix(m.good, "}") + `,"echo":"` + echo[:len(echo)-2]
 			answers := map[string]struct {
 				status int
 				body   string
@@ -341,7 +343,7 @@ func TestEveryMethodHidesAKeyEchoedInAnErrorAnswer(t *testing.T) {
 				"JSON": {502, `{"error":` + string(j) + `,"details":[{"message":` + string(j) + `}],"message":` + string(j) + `}`},
 				"HTML": {502, "<html><body><pre>Authorization: Bearer " + echo + "</pre>" + strings.Repeat("x", 150) + echo + "</body></html>"},
 				"text": {429, "Too many requests for Bearer " + echo},
-				"cut":  {m.status, withEcho[:strings.Index(withEcho, echo[:len(echo)-2])+len(echo)-2]},
+				"cut":  {m.status, cut},
 			}
 			for kind, a := range answers {
 				t.Run(m.name+"/"+form+"/"+kind, func(t *testing.T) {
