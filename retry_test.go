@@ -268,6 +268,7 @@ func TestEveryMethodReturnsAtOnceOnALongRetryAfter(t *testing.T) {
 		} {
 			t.Run(m.name+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
+				holdTimingSlot(t)
 				// The maximum wait is 1s: every Retry-After here is longer.
 				c, mt := answering(t, respond(tt.status, `{"error":"quota exhausted"}`, "Retry-After", tt.retryAfter()),
 					mintlify.WithRetryWait(time.Millisecond, time.Second), mintlify.WithMaxRetries(5))
@@ -402,6 +403,7 @@ func TestEveryMethodEndsWhenItsContextDoes(t *testing.T) {
 		for _, when := range []string{"already done", "waiting to retry", "while the server works"} {
 			t.Run(m.name+"/"+when, func(t *testing.T) {
 				t.Parallel()
+				holdTimingSlot(t)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				answer, sent, unknown := respond(m.status, m.good), 1, false
