@@ -2,7 +2,6 @@ package mintlify_test
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"testing"
 	"time"
@@ -17,17 +16,6 @@ import (
 // End-to-end: the SDK against the bundled mock server over a real socket,
 // with visits made by hand so that every expected count can be checked by
 // reading the test.
-
-func newMockVisitorsClient(t *testing.T, srv *mockserver.Server) *mintlify.Client {
-	t.Helper()
-	c, err := mintlify.NewClient(
-		mintlify.WithAPIKey(srv.APIKey()),
-		mintlify.WithProjectID(srv.ProjectID()),
-		mintlify.WithBaseURL(srv.URL()),
-	)
-	require.NoError(t, err)
-	return c
-}
 
 func humanVisit(who, path string, at time.Time) mockserver.Visit {
 	return mockserver.Visit{VisitorID: who, Path: path, Time: at}
@@ -66,7 +54,7 @@ func TestVisitorsE2ECounts(t *testing.T) {
 		humanVisit("carol", "/c", may3),                  // on dateTo: excluded
 		humanVisit("erin", "/d", may1.Add(-time.Second)), // before dateFrom: excluded
 	))
-	c := newMockVisitorsClient(t, srv)
+	c := mockClient(t, srv)
 
 	page, err := c.GetVisitors(context.Background(), mintlify.VisitorsParams{DateFrom: may1, DateTo: may3})
 	require.NoError(t, err)
@@ -94,7 +82,7 @@ func TestVisitorsE2EDateToIsExclusive(t *testing.T) {
 		humanVisit("edge", "/at-midnight", midnight),
 		humanVisit("late", "/at-noon", noon),
 	))
-	c := newMockVisitorsClient(t, srv)
+	c := mockClient(t, srv)
 	tests := []struct {
 		name   string
 		params mintlify.VisitorsParams
@@ -117,115 +105,4 @@ func TestVisitorsE2EDateToIsExclusive(t *testing.T) {
 		}
 		assert.Equal(t, tt.want, got, tt.name)
 	}
-}
-
-// hundredPaths makes visits to 100 paths with many ties in their counts,
-// so that the order within a tie (by path) matters for paging.
-func hundredPaths(day time.Time) []mockserver.Visit {
-	var visits []mockserver.Visit
-	for p := range 100 {
-		path := fmt.Sprintf("/docs/%02d", (p*37)%100) // not in count order
-		for v := range p%13 + 1 {
-			at := day.Add(time.Duration(p*13+v) * time.Minute)
-			if v%4 == 3 {
-				visits = append(visits, aiVisit(fmt.Sprintf("bot%d", v), path, at))
-			} else {
-				visits = append(visits, humanVisit(fmt.Sprintf("reader%d", v), path, at))
-			}
-		}
-	}
-	return visits
-}
-
-func TestVisitorsE2EWalkEqualsOneLargePage(t *testing.T) {
-	t.Parallel()
-	day := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
-	srv := mockserver.Start(t, mockserver.WithVisits(hundredPaths(day)...))
-	c := newMockVisitorsClient(t, srv)
-	ctx := context.Background()
-
-	one, err := c.GetVisitors(ctx, mintlify.VisitorsParams{Limit: 250})
-	require.NoError(t, err)
-	require.Len(t, one.Visitors, 100)
-	require.False(t, one.HasMore)
-
-	srv.ClearJournal()
-	var walked []mintlify.PathVisitors
-	for row, err := range c.Visitors(ctx, mintlify.VisitorsParams{Limit: 7}) {
-		require.NoError(t, err)
-		walked = append(walked, row)
-	}
-	assert.Equal(t, one.Visitors, walked, "the same rows in the same order")
-
-	requests := visitorsRequests(srv)
-	assert.Len(t, requests, 15, "one request per page: ceil(100/7)")
-	for i, q := range requests {
-		assert.Equal(t, "7", q.Get("limit"))
-		if i > 0 {
-			assert.Equal(t, fmt.Sprint(7*i), q.Get("offset"))
-		}
-	}
-
-	srv.ClearJournal()
-	var pages int
-	for page, err := range c.VisitorPages(ctx, mintlify.VisitorsParams{Limit: 7}) {
-		require.NoError(t, err)
-		assert.Equal(t, one.Totals, page.Totals, "every page carries the site-wide totals")
-		pages++
-	}
-	assert.Equal(t, 15, pages)
-	assert.Len(t, visitorsRequests(srv), 15)
-
-	srv.ClearJournal()
-	var n int
-	for _, err := range c.Visitors(ctx, mintlify.VisitorsParams{}) {
-		require.NoError(t, err)
-		n++
-	}
-	assert.Equal(t, 100, n)
-	assert.Len(t, visitorsRequests(srv), 1, "the iterators ask for 250 rows by default")
-}
-
-func TestVisitorsE2EResumeAfterQuota(t *testing.T) {
-	t.Parallel()
-	day := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
-	clock := mockserver.NewFakeClock(day.AddDate(0, 0, 7))
-	srv := mockserver.Start(t,
-		mockserver.WithClock(clock),
-		mockserver.WithAnalyticsRateLimit(4, time.Hour),
-		mockserver.WithVisits(hundredPaths(day)...),
-	)
-	c := newMockVisitorsClient(t, srv)
-	ctx := context.Background()
-	all, err := c.GetVisitors(ctx, mintlify.VisitorsParams{Limit: 250})
-	require.NoError(t, err)
-
-	// Three more requests of 10 rows fit in the quota; the fourth is refused
-	// with a Retry-After far beyond what the client sleeps on.
-	p := mintlify.VisitorsParams{Limit: 10}
-	var got []mintlify.PathVisitors
-	var walkErr error
-	for row, err := range c.Visitors(ctx, p) {
-		if err != nil {
-			walkErr = err
-			break
-		}
-		got = append(got, row)
-	}
-	require.ErrorIs(t, walkErr, mintlify.ErrRateLimited)
-	var apiErr *mintlify.APIError
-	require.ErrorAs(t, walkErr, &apiErr)
-	assert.Greater(t, apiErr.RetryAfter, 30*time.Minute)
-	assert.Len(t, got, 30)
-
-	// An hour later the export resumes where it stopped, with the largest
-	// pages this time: the remaining 70 rows take one request.
-	clock.Advance(apiErr.RetryAfter)
-	p.Offset += len(got)
-	p.Limit = 0
-	for row, err := range c.Visitors(ctx, p) {
-		require.NoError(t, err)
-		got = append(got, row)
-	}
-	assert.Equal(t, all.Visitors, got)
 }

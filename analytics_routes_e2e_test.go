@@ -64,16 +64,6 @@ func rawTime(t *testing.T, m map[string]json.RawMessage, key string) time.Time {
 	return at
 }
 
-func erase[T any](seq iter.Seq2[T, error]) iter.Seq2[any, error] {
-	return func(yield func(any, error) bool) {
-		for v, err := range seq {
-			if !yield(v, err) {
-				return
-			}
-		}
-	}
-}
-
 var rawRoutes = []rawRoute{
 	{
 		name: "visitors", path: "visitors", max: 250, offset: true, rowsKey: "visitors", hasMore: true,
@@ -195,9 +185,7 @@ func walkRaw(t *testing.T, srv *mockserver.Server, r rawRoute, limit int) (rows 
 func TestAnalyticsE2EWalksEqualRawWalks(t *testing.T) {
 	t.Parallel()
 	srv := mockserver.Start(t, mockserver.WithSeed(3000), mockserver.WithoutRateLimits())
-	c, err := mintlify.NewClient(mintlify.WithAPIKey(srv.APIKey()), mintlify.WithProjectID(srv.ProjectID()),
-		mintlify.WithBaseURL(srv.URL()), mintlify.WithMaxWalkRequests(100_000))
-	require.NoError(t, err)
+	c := mockClient(t, srv, mintlify.WithMaxWalkRequests(100_000))
 	for _, r := range rawRoutes {
 		t.Run(r.name, func(t *testing.T) {
 			var want []any
@@ -256,9 +244,7 @@ func normalizeTimes(row any) any {
 func TestAnalyticsE2ESingleAnswers(t *testing.T) {
 	t.Parallel()
 	srv := mockserver.Start(t, mockserver.WithSeed(3000), mockserver.WithoutRateLimits())
-	c, err := mintlify.NewClient(mintlify.WithAPIKey(srv.APIKey()), mintlify.WithProjectID(srv.ProjectID()),
-		mintlify.WithBaseURL(srv.URL()))
-	require.NoError(t, err)
+	c := mockClient(t, srv)
 	ctx := context.Background()
 
 	stats, err := c.GetCallerStats(ctx, mintlify.CallerStatsParams{})
@@ -291,19 +277,19 @@ func TestAnalyticsE2ESingleAnswers(t *testing.T) {
 // TestAnalyticsE2EResumeAfterQuota: the mock's hourly quota stops a walk
 // mid-way; each time, a new walk from the WalkError's Offset or Cursor, an
 // hour later, carries on. The pieces together are the whole export, each
-// row once: for an offset route and for a cursor route.
+// row once: for the offset routes and for a cursor route, in pieces of 10
+// rows a page and of the largest page (which takes fewer hours).
 func TestAnalyticsE2EResumeAfterQuota(t *testing.T) {
 	t.Parallel()
 	clock := mockserver.NewFakeClock(time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))
 	srv := mockserver.Start(t, mockserver.WithClock(clock), mockserver.WithSeed(3000),
 		mockserver.WithAnalyticsRateLimit(3, time.Hour))
-	c, err := mintlify.NewClient(mintlify.WithAPIKey(srv.APIKey()), mintlify.WithProjectID(srv.ProjectID()),
-		mintlify.WithBaseURL(srv.URL()), mintlify.WithRetryWait(time.Millisecond, time.Millisecond))
-	require.NoError(t, err)
+	c := mockClient(t, srv, mintlify.WithRetryWait(time.Millisecond, time.Millisecond))
 	ctx := context.Background()
 
-	// walkInPieces resumes walk until it ends, and returns every row.
-	walkInPieces := func(t *testing.T, walk func(we *mintlify.WalkError) iter.Seq2[any, error]) (rows []any, stops int) {
+	// walkInPieces resumes walk until it ends, and returns every row, how
+	// many times it stopped and how many rows the first piece held.
+	walkInPieces := func(t *testing.T, walk func(we *mintlify.WalkError) iter.Seq2[any, error]) (rows []any, stops, first int) {
 		var resume *mintlify.WalkError
 		for piece := 0; ; piece++ {
 			require.Less(t, piece, 100, "the export ends")
@@ -312,20 +298,32 @@ func TestAnalyticsE2EResumeAfterQuota(t *testing.T) {
 				if err != nil {
 					require.ErrorIs(t, err, mintlify.ErrRateLimited)
 					require.ErrorAs(t, err, &stopped)
+					var apiErr *mintlify.APIError
+					require.ErrorAs(t, err, &apiErr)
+					assert.Greater(t, apiErr.RetryAfter, 30*time.Minute, "far beyond what the client sleeps on")
 					break
 				}
 				rows = append(rows, normalizeTimes(row))
 			}
 			if stopped == nil {
-				return rows, stops
+				return rows, stops, first
 			}
-			stops++
+			if stops++; stops == 1 {
+				first = len(rows)
+			}
 			resume = stopped
 			clock.Advance(time.Hour) // the quota comes back
 		}
 	}
-	// The same export in pieces of 10 rows a page and of the largest page
-	// (which takes fewer hours).
+	visitors := func(limit int) func(we *mintlify.WalkError) iter.Seq2[any, error] {
+		return func(we *mintlify.WalkError) iter.Seq2[any, error] {
+			p := mintlify.VisitorsParams{Limit: limit}
+			if we != nil {
+				p.Offset = we.Offset
+			}
+			return erase(c.Visitors(ctx, p))
+		}
+	}
 	views := func(limit int) func(we *mintlify.WalkError) iter.Seq2[any, error] {
 		return func(we *mintlify.WalkError) iter.Seq2[any, error] {
 			p := mintlify.ViewsParams{Limit: limit}
@@ -345,13 +343,15 @@ func TestAnalyticsE2EResumeAfterQuota(t *testing.T) {
 		}
 	}
 	for name, walk := range map[string]func(int) func(*mintlify.WalkError) iter.Seq2[any, error]{
-		"views by offset": views, "searches by cursor": searches,
+		"visitors by offset": visitors, "views by offset": views, "searches by cursor": searches,
 	} {
 		t.Run(name, func(t *testing.T) {
-			small, stops := walkInPieces(t, walk(10))
+			clock.Advance(time.Hour) // a full quota
+			small, stops, first := walkInPieces(t, walk(10))
 			assert.Greater(t, stops, 1, "the walk stopped and resumed more than once")
+			assert.Equal(t, 30, first, "three pages of 10 rows fit in the hour")
 			clock.Advance(time.Hour)
-			large, _ := walkInPieces(t, walk(0))
+			large, _, _ := walkInPieces(t, walk(0))
 			require.NotEmpty(t, large)
 			assert.Equal(t, large, small)
 		})

@@ -36,15 +36,7 @@ func ciStart(t *testing.T, opts ...mockserver.Option) *ciEnv {
 	clock := mockserver.NewFakeClock(time.Now())
 	opts = append([]mockserver.Option{mockserver.WithClock(clock), mockserver.WithJobDuration(5 * time.Minute)}, opts...)
 	mock := mockserver.Start(t, opts...)
-	return &ciEnv{c: ciClient(t, mock, mock.APIKey()), mock: mock, clock: clock}
-}
-
-func ciClient(t *testing.T, mock *mockserver.Server, key string) *mintlify.Client {
-	t.Helper()
-	c, err := mintlify.NewClient(mintlify.WithAPIKey(key), mintlify.WithProjectID(mock.ProjectID()),
-		mintlify.WithBaseURL(mock.URL()), mintlify.WithRetryWait(time.Millisecond, 10*time.Millisecond))
-	require.NoError(t, err)
-	return c
+	return &ciEnv{c: mockClient(t, mock), mock: mock, clock: clock}
 }
 
 // tick moves the mock's clock a minute after each read of a poll.
@@ -296,8 +288,8 @@ func TestE2EScopedAndExpiredKeys(t *testing.T) {
 		},
 		"bundle": func(c *mintlify.Client) error { _, err := c.BundleStaticExport(ctx, "se_1"); return err },
 	}
-	ro := ciClient(t, env.mock, readOnly.Key)
-	old := ciClient(t, env.mock, expired.Key)
+	ro := mockClient(t, env.mock, mintlify.WithAPIKey(readOnly.Key))
+	old := mockClient(t, env.mock, mintlify.WithAPIKey(expired.Key))
 	for name, post := range posts {
 		err := post(ro)
 		assert.ErrorIs(t, err, mintlify.ErrForbidden, "read-only key: %s", name)

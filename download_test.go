@@ -1,4 +1,8 @@
-package mintlify
+package mintlify_test
+
+// DownloadStaticExport against a storage host: the exact bytes, streamed,
+// resumed with Range, never the key; and every way the host or the caller
+// can make it fail.
 
 import (
 	"bytes"
@@ -7,19 +11,28 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	mintlify "github.com/docsagent/mintlify-go"
 )
+
+// maxResumes is how many times a dropped download is resumed.
+const maxResumes = 3
 
 // dlSignature is the secret part of every test link: it must never show in
 // an error.
@@ -58,8 +71,8 @@ func (s *dlStorage) link(srv *httptest.Server) string {
 	return srv.URL + "/se_1/bundle.tar.gz?X-Expires=3600&X-Signature=" + dlSignature
 }
 
-func (s *dlStorage) bundle(srv *httptest.Server) *StaticExportBundle {
-	return &StaticExportBundle{JobID: "se_1", URL: s.link(srv), SizeBytes: int64(len(s.data)),
+func (s *dlStorage) bundle(srv *httptest.Server) *mintlify.StaticExportBundle {
+	return &mintlify.StaticExportBundle{JobID: "se_1", URL: s.link(srv), SizeBytes: int64(len(s.data)),
 		ExpiresAt: time.Now().Add(time.Hour)}
 }
 
@@ -133,10 +146,10 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // newDLClient is a client whose API lives elsewhere: the download must not
 // need it.
-func newDLClient(t *testing.T, opts ...Option) *Client {
+func newDLClient(t *testing.T, opts ...mintlify.Option) *mintlify.Client {
 	t.Helper()
-	c, err := NewClient(append([]Option{WithAPIKey(coreAPIKey), WithProjectID(coreProjectID),
-		WithBaseURL("http://127.0.0.1:1"), WithRetryWait(time.Millisecond, 5*time.Millisecond)}, opts...)...)
+	c, err := mintlify.NewClient(append([]mintlify.Option{mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject),
+		mintlify.WithBaseURL("http://127.0.0.1:1"), mintlify.WithRetryWait(time.Millisecond, 5*time.Millisecond)}, opts...)...)
 	require.NoError(t, err)
 	return c
 }
@@ -157,7 +170,7 @@ func dlAssertClean(t *testing.T, s *dlStorage) {
 }
 
 func TestDownloadStaticExportStreamsTheExactBytes(t *testing.T) {
-	for _, size := range []int{0, 1, 1000, 3*downloadBufferSize + 17} {
+	for _, size := range []int{0, 1, 1000, 3*(256<<10) + 17} {
 		t.Run(strconv.Itoa(size), func(t *testing.T) {
 			s, srv := newDLStorage(t, size)
 			var got bytes.Buffer
@@ -195,7 +208,7 @@ func TestDownloadStaticExportKeepsGzipEncodedBytes(t *testing.T) {
 func TestDownloadStaticExportNeverSendsTheKey(t *testing.T) {
 	s, srv := newDLStorage(t, 5000)
 	jar := &dlJar{}
-	c := newDLClient(t, WithBaseURL(srv.URL), WithHTTPClient(&http.Client{Jar: jar}))
+	c := newDLClient(t, mintlify.WithBaseURL(srv.URL), mintlify.WithHTTPClient(&http.Client{Jar: jar}))
 	s.cuts = 1 // the resume request is checked too
 	var got bytes.Buffer
 	_, err := c.DownloadStaticExport(context.Background(), s.bundle(srv), &got)
@@ -210,11 +223,11 @@ type dlJar struct{ asked int }
 func (j *dlJar) SetCookies(*url.URL, []*http.Cookie) {}
 func (j *dlJar) Cookies(*url.URL) []*http.Cookie {
 	j.asked++
-	return []*http.Cookie{{Name: "session", Value: coreAPIKey}}
+	return []*http.Cookie{{Name: "session", Value: testKey}}
 }
 
 func TestDownloadStaticExportResumesWithRange(t *testing.T) {
-	for cuts := 1; cuts <= maxDownloadResumes; cuts++ {
+	for cuts := 1; cuts <= maxResumes; cuts++ {
 		t.Run(strconv.Itoa(cuts), func(t *testing.T) {
 			s, srv := newDLStorage(t, 200_000)
 			s.cuts = cuts
@@ -259,29 +272,29 @@ func TestDownloadStaticExportRetriesABusyHost(t *testing.T) {
 func TestDownloadStaticExportFailures(t *testing.T) {
 	tests := []struct {
 		name    string
-		setup   func(s *dlStorage, b *StaticExportBundle)
+		setup   func(s *dlStorage, b *mintlify.StaticExportBundle)
 		reqs    int
 		wantErr error  // matched with errors.Is, if set
 		wantIn  string // in the error text
 	}{
-		{"dropped more than 3 times", func(s *dlStorage, _ *StaticExportBundle) { s.cuts = 10 },
-			maxDownloadResumes + 1, io.ErrUnexpectedEOF, ""},
-		{"200 to a Range request", func(s *dlStorage, _ *StaticExportBundle) { s.cuts, s.ignoreRange = 1, true },
+		{"dropped more than 3 times", func(s *dlStorage, _ *mintlify.StaticExportBundle) { s.cuts = 10 },
+			maxResumes + 1, io.ErrUnexpectedEOF, ""},
+		{"200 to a Range request", func(s *dlStorage, _ *mintlify.StaticExportBundle) { s.cuts, s.ignoreRange = 1, true },
 			2, nil, "Range"},
-		{"the host's file is longer (Content-Length)", func(_ *dlStorage, b *StaticExportBundle) { b.SizeBytes-- },
+		{"the host's file is longer (Content-Length)", func(_ *dlStorage, b *mintlify.StaticExportBundle) { b.SizeBytes-- },
 			1, nil, "sends 1000 bytes, the bundle has 999"},
-		{"the host's file is shorter (Content-Length)", func(_ *dlStorage, b *StaticExportBundle) { b.SizeBytes++ },
+		{"the host's file is shorter (Content-Length)", func(_ *dlStorage, b *mintlify.StaticExportBundle) { b.SizeBytes++ },
 			1, nil, "sends 1000 bytes, the bundle has 1001"},
-		{"the host's file is longer (chunked)", func(s *dlStorage, b *StaticExportBundle) { s.chunked = true; b.SizeBytes -= 10 },
+		{"the host's file is longer (chunked)", func(s *dlStorage, b *mintlify.StaticExportBundle) { s.chunked = true; b.SizeBytes -= 10 },
 			1, nil, "more than the bundle's 990 bytes"},
-		{"the host's file is shorter (chunked)", func(s *dlStorage, b *StaticExportBundle) { s.chunked = true; b.SizeBytes += 10 },
-			2, ErrBadRequest, "416"}, // resumed at 1000 of 1010: the host has no such range
-		{"an expired link (403)", func(s *dlStorage, _ *StaticExportBundle) { s.status = http.StatusForbidden },
-			1, ErrForbidden, "AccessDenied"},
-		{"a missing object (404)", func(s *dlStorage, _ *StaticExportBundle) { s.status = http.StatusNotFound },
-			1, ErrNotFound, ""},
-		{"a host that keeps failing (503)", func(s *dlStorage, _ *StaticExportBundle) { s.status = http.StatusServiceUnavailable },
-			maxDownloadResumes + 1, ErrServer, ""},
+		{"the host's file is shorter (chunked)", func(s *dlStorage, b *mintlify.StaticExportBundle) { s.chunked = true; b.SizeBytes += 10 },
+			2, mintlify.ErrBadRequest, "416"}, // resumed at 1000 of 1010: the host has no such range
+		{"an expired link (403)", func(s *dlStorage, _ *mintlify.StaticExportBundle) { s.status = http.StatusForbidden },
+			1, mintlify.ErrForbidden, "AccessDenied"},
+		{"a missing object (404)", func(s *dlStorage, _ *mintlify.StaticExportBundle) { s.status = http.StatusNotFound },
+			1, mintlify.ErrNotFound, ""},
+		{"a host that keeps failing (503)", func(s *dlStorage, _ *mintlify.StaticExportBundle) { s.status = http.StatusServiceUnavailable },
+			maxResumes + 1, mintlify.ErrServer, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -324,43 +337,55 @@ type dlFailingWriter struct {
 func (w dlFailingWriter) Write(p []byte) (int, error) { return min(len(p), w.after), w.err }
 
 func TestDownloadStaticExportRefusesBadBundles(t *testing.T) {
-	good := func() *StaticExportBundle {
-		return &StaticExportBundle{JobID: "se_1", URL: "https://s.test/b?" + dlSignature, SizeBytes: 10, ExpiresAt: time.Now().Add(time.Hour)}
+	good := func() *mintlify.StaticExportBundle {
+		return &mintlify.StaticExportBundle{JobID: "se_1", URL: "https://s.test/b?" + dlSignature, SizeBytes: 10, ExpiresAt: time.Now().Add(time.Hour)}
 	}
-	tests := map[string]func(b *StaticExportBundle) *StaticExportBundle{
-		"nil bundle":    func(*StaticExportBundle) *StaticExportBundle { return nil },
-		"no link":       func(b *StaticExportBundle) *StaticExportBundle { b.URL = ""; return b },
-		"expired link":  func(b *StaticExportBundle) *StaticExportBundle { b.ExpiresAt = time.Now().Add(-time.Second); return b },
-		"relative link": func(b *StaticExportBundle) *StaticExportBundle { b.URL = "/b?" + dlSignature; return b },
-		"link with user": func(b *StaticExportBundle) *StaticExportBundle {
+	tests := map[string]func(b *mintlify.StaticExportBundle) *mintlify.StaticExportBundle{
+		"nil bundle": func(*mintlify.StaticExportBundle) *mintlify.StaticExportBundle { return nil },
+		"no link":    func(b *mintlify.StaticExportBundle) *mintlify.StaticExportBundle { b.URL = ""; return b },
+		"expired link": func(b *mintlify.StaticExportBundle) *mintlify.StaticExportBundle {
+			b.ExpiresAt = time.Now().Add(-time.Second)
+			return b
+		},
+		"relative link": func(b *mintlify.StaticExportBundle) *mintlify.StaticExportBundle {
+			b.URL = "/b?" + dlSignature
+			return b
+		},
+		"link with user": func(b *mintlify.StaticExportBundle) *mintlify.StaticExportBundle {
 			b.URL = "https://u:pw@s.test/b?" + dlSignature
 			return b
 		},
-		"not a link":      func(b *StaticExportBundle) *StaticExportBundle { b.URL = "https://s.test/%zz?" + dlSignature; return b },
-		"negative size":   func(b *StaticExportBundle) *StaticExportBundle { b.SizeBytes = -1; return b },
-		"a file: link":    func(b *StaticExportBundle) *StaticExportBundle { b.URL = "file:///etc/passwd"; return b },
-		"a link w/o host": func(b *StaticExportBundle) *StaticExportBundle { b.URL = "https:///b?" + dlSignature; return b },
+		"not a link": func(b *mintlify.StaticExportBundle) *mintlify.StaticExportBundle {
+			b.URL = "https://s.test/%zz?" + dlSignature
+			return b
+		},
+		"negative size": func(b *mintlify.StaticExportBundle) *mintlify.StaticExportBundle { b.SizeBytes = -1; return b },
+		"a file: link": func(b *mintlify.StaticExportBundle) *mintlify.StaticExportBundle {
+			b.URL = "file:///etc/passwd"
+			return b
+		},
+		"a link w/o host": func(b *mintlify.StaticExportBundle) *mintlify.StaticExportBundle {
+			b.URL = "https:///b?" + dlSignature
+			return b
+		},
 	}
 	for name, mutate := range tests {
 		t.Run(name, func(t *testing.T) {
-			var sent int
-			c := newDLClient(t, WithHTTPClient(&http.Client{Transport: dlRoundTrip(func(*http.Request) (*http.Response, error) {
-				sent++
-				return nil, errors.New("no request expected")
-			})}))
+			mt := httpmock.NewMockTransport()
+			c := newDLClient(t, mintlify.WithHTTPClient(&http.Client{Transport: mt}))
 			_, err := c.DownloadStaticExport(context.Background(), mutate(good()), io.Discard)
-			assert.ErrorIs(t, err, ErrInvalidInput)
+			assert.ErrorIs(t, err, mintlify.ErrInvalidInput)
 			assert.NotContains(t, err.Error(), dlSignature)
-			assert.Zero(t, sent)
+			assert.Zero(t, mt.GetTotalCallCount())
 		})
 	}
 	t.Run("nil writer", func(t *testing.T) {
 		_, err := newDLClient(t).DownloadStaticExport(context.Background(), good(), nil)
-		assert.ErrorIs(t, err, ErrInvalidInput)
+		assert.ErrorIs(t, err, mintlify.ErrInvalidInput)
 	})
 	t.Run("nil context", func(t *testing.T) {
 		_, err := newDLClient(t).DownloadStaticExport(nil, good(), io.Discard) //nolint:staticcheck // the point of the test
-		assert.ErrorIs(t, err, ErrInvalidInput)
+		assert.ErrorIs(t, err, mintlify.ErrInvalidInput)
 	})
 	t.Run("an ended context sends nothing", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -371,10 +396,6 @@ func TestDownloadStaticExportRefusesBadBundles(t *testing.T) {
 		assert.Empty(t, s.requests())
 	})
 }
-
-type dlRoundTrip func(*http.Request) (*http.Response, error)
-
-func (f dlRoundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // A stalled body stops the download promptly when the context ends, over
 // a real connection and through a transport that ignores the context.
@@ -397,14 +418,16 @@ func TestDownloadStaticExportStopsWithTheContext(t *testing.T) {
 		pr, pw := io.Pipe()
 		defer pw.Close()
 		go func() { _, _ = pw.Write(make([]byte, 5000)) }() // then nothing, for ever
-		c := newDLClient(t, WithHTTPClient(&http.Client{Transport: dlRoundTrip(func(r *http.Request) (*http.Response, error) {
+		mt := httpmock.NewMockTransport()
+		mt.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
 			return &http.Response{StatusCode: 200, Header: http.Header{}, Body: pr, ContentLength: 100_000, Request: r}, nil
-		})}))
+		})
+		c := newDLClient(t, mintlify.WithHTTPClient(&http.Client{Transport: mt}))
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var canceled time.Time
 		w := &dlCancelWriter{at: 1000, cancel: func() { canceled = time.Now(); cancel() }}
-		_, err := c.DownloadStaticExport(ctx, &StaticExportBundle{URL: "https://s.test/b?" + dlSignature, SizeBytes: 100_000}, w)
+		_, err := c.DownloadStaticExport(ctx, &mintlify.StaticExportBundle{URL: "https://s.test/b?" + dlSignature, SizeBytes: 100_000}, w)
 		assert.ErrorIs(t, err, context.Canceled)
 		assert.Less(t, time.Since(canceled), bound)
 	})
@@ -424,4 +447,87 @@ func (w *dlCancelWriter) Write(p []byte) (int, error) {
 		w.once.Do(w.cancel)
 	}
 	return len(p), nil
+}
+
+// TestDownloadEndsWithItsContextWhateverTheHost: a storage host that
+// switches protocols, sends informational answers or a body that stalls
+// cannot hold DownloadStaticExport past its context.
+func TestDownloadEndsWithItsContextWhateverTheHost(t *testing.T) {
+	t.Parallel()
+	for name, answer := range map[string]string{
+		"101 held open":        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+		"100 then nothing":     "HTTP/1.1 100 Continue\r\n\r\n",
+		"headers then nothing": "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nabc",
+		"a 503 body stalled":   "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 1000\r\n\r\n<Error>",
+		"a 403 body stalled":   "HTTP/1.1 403 Forbidden\r\nContent-Length: 1000\r\n\r\n<Error>",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			holdTimingSlot(t)
+			base := hijackServer(t, func(c net.Conn) { fmt.Fprint(c, answer) })
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			started := time.Now()
+			_, err := newDLClient(t).DownloadStaticExport(ctx, &mintlify.StaticExportBundle{JobID: "exp_1", URL: base + "/b.tgz?sig=1", SizeBytes: 1000}, io.Discard)
+			require.Error(t, err)
+			assert.Less(t, time.Since(started), time.Second, "returned soon after the context ended")
+			readsOnce(t, err, 0)
+		})
+	}
+}
+
+// TestBundleLinkHoldingTheKeyIsNeverFollowed: a proxy that echoes the key
+// into bundleUrl would have DownloadStaticExport hand it to the storage
+// host. BundleStaticExport refuses such a link, and DownloadStaticExport
+// refuses a bundle holding one, before any request.
+func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
+	t.Parallel()
+	var storage atomic.Int32
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { storage.Add(1) }))
+	t.Cleanup(host.Close)
+	for form, echo := range keyEchoes(testKey) {
+		link := host.URL + "/b.tgz?sig=" + url.QueryEscape(echo)
+		c, _ := answering(t, respond(200, setLeaf(t, goodBundle, []any{"bundleUrl"}, link)), mintlify.WithMaxRetries(0))
+		b, err := c.BundleStaticExport(context.Background(), "exp_1")
+		require.ErrorIs(t, err, mintlify.ErrMalformedResponse, form)
+		assert.Nil(t, b)
+		assertNoKey(t, err.Error(), form)
+
+		_, err = c.DownloadStaticExport(context.Background(), &mintlify.StaticExportBundle{JobID: "exp_1", URL: link, SizeBytes: 1}, io.Discard)
+		require.ErrorIs(t, err, mintlify.ErrInvalidInput, form)
+		assertNoKey(t, err.Error(), form)
+	}
+	assert.Zero(t, storage.Load(), "nothing reached the storage host")
+}
+
+// liarWriter reports more (or fewer than zero) bytes than it was given.
+type liarWriter struct{ n int }
+
+func (w liarWriter) Write(p []byte) (int, error) { return len(p) + w.n, nil }
+
+// TestDownloadRefusesAWriterThatMiscounts: a writer that reports more bytes
+// than it was given (or a negative count) would make the byte count, and
+// a resume, wrong; the download stops with an error instead.
+func TestDownloadRefusesAWriterThatMiscounts(t *testing.T) {
+	t.Parallel()
+	s, srv := newDLStorage(t, 10)
+	for _, extra := range []int{5, -20} {
+		n, err := newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), liarWriter{extra})
+		require.Error(t, err, "extra %d", extra)
+		assert.LessOrEqual(t, n, int64(10))
+		assert.GreaterOrEqual(t, n, int64(0))
+	}
+}
+
+// TestBundleFormattingHidesTheLink: printing or logging a bundle never
+// shows its presigned link.
+func TestBundleFormattingHidesTheLink(t *testing.T) {
+	t.Parallel()
+	b := mintlify.StaticExportBundle{JobID: "se_1", URL: seLink, SizeBytes: 7, ExpiresAt: time.Date(2026, 1, 2, 4, 4, 5, 0, time.UTC)}
+	var logged strings.Builder
+	slog.New(slog.NewTextHandler(&logged, nil)).Info("bundle", "b", b, "p", &b)
+	for _, s := range []string{fmt.Sprint(b), fmt.Sprintf("%v %+v %#v %s", b, b, b, b), fmt.Sprintf("%v %+v", &b, &b), logged.String()} {
+		assert.NotContains(t, s, "9f86d081")
+		assert.Contains(t, s, "se_1")
+	}
 }

@@ -1,30 +1,32 @@
-package mintlify
+package mintlify_test
+
+// What an APIError says: the message and details of any error body, the
+// request ID, a short printable snippet of a page, never the key.
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	mintlify "github.com/docsagent/mintlify-go"
 )
 
 // getJobError makes one GetJob (no retries) answered with status, body and
-// headers, and returns its *APIError.
-func getJobError(t *testing.T, status int, body string, header ...string) (*APIError, error) {
+// headers, and returns its *mintlify.APIError.
+func getJobError(t *testing.T, status int, body string, header ...string) (*mintlify.APIError, error) {
 	t.Helper()
-	c, mt := newCoreClient(t, WithMaxRetries(0))
-	mt.RegisterResponder(http.MethodGet, coreJobURL("job_1"), respond(status, body, header...))
+	c, _ := answering(t, respond(status, body, header...), mintlify.WithMaxRetries(0))
 	job, err := c.GetJob(context.Background(), "job_1")
 	require.Error(t, err)
 	require.Nil(t, job)
-	var apiErr *APIError
+	var apiErr *mintlify.APIError
 	require.ErrorAs(t, err, &apiErr)
 	return apiErr, err
 }
@@ -112,44 +114,6 @@ func TestAPIErrorFromBody(t *testing.T) {
 	}
 }
 
-func TestStatusMapsToOneSentinel(t *testing.T) {
-	t.Parallel()
-	sentinels := []error{ErrBadRequest, ErrUnauthorized, ErrForbidden, ErrNotFound, ErrRateLimited, ErrServer, ErrInvalidInput, ErrOutcomeUnknown}
-	tests := []struct {
-		status int
-		want   error
-	}{
-		{400, ErrBadRequest},
-		{401, ErrUnauthorized},
-		{403, ErrForbidden},
-		{404, ErrNotFound},
-		{405, ErrBadRequest},
-		{409, ErrBadRequest},
-		{413, ErrBadRequest},
-		{418, ErrBadRequest},
-		{422, ErrBadRequest},
-		{429, ErrRateLimited},
-		{500, ErrServer},
-		{501, ErrServer},
-		{502, ErrServer},
-		{503, ErrServer},
-		{504, ErrServer},
-		{599, ErrServer},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprint(tt.status), func(t *testing.T) {
-			t.Parallel()
-			apiErr, err := getJobError(t, tt.status, `{"error":"x"}`)
-			assert.Equal(t, tt.status, apiErr.StatusCode)
-			for _, s := range sentinels {
-				assert.Equal(t, s == tt.want, errors.Is(err, s), "errors.Is(HTTP %d, %v)", tt.status, s)
-			}
-			// Wrapped further by the caller, it still matches.
-			assert.ErrorIs(t, fmt.Errorf("syncing docs: %w", err), tt.want)
-		})
-	}
-}
-
 func TestAPIErrorRequestID(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"X-Request-Id", "x-request-id", "Request-Id"} {
@@ -160,6 +124,11 @@ func TestAPIErrorRequestID(t *testing.T) {
 	apiErr, err := getJobError(t, http.StatusNotFound, `{"error":"Job not found"}`)
 	assert.Empty(t, apiErr.RequestID)
 	assert.NotContains(t, err.Error(), "request ID")
+	// Bytes that are not UTF-8 (a gateway's garbage) never make the text
+	// unprintable.
+	_, err = getJobError(t, http.StatusNotFound, `{"error":"Job not found"}`, "X-Request-Id", "req_\xff\xfe")
+	assert.True(t, utf8.ValidString(err.Error()), "valid UTF-8: %q", err)
+	assert.Equal(t, -1, strings.IndexFunc(err.Error(), func(r rune) bool { return !unicode.IsPrint(r) }), "printable: %q", err)
 }
 
 func TestAPIErrorSnippetIsShortAndSafe(t *testing.T) {
@@ -172,6 +141,8 @@ func TestAPIErrorSnippetIsShortAndSafe(t *testing.T) {
 		"one long word":        strings.Repeat("x", 100_000),
 		"unterminated tag":     "error <a href='",
 		"multi-byte long text": strings.Repeat("ü€😀", 400),
+		"a forged log line and terminal escapes": `{"error":"bad prompt\ntime=2025-01-01 level=INFO msg=\"all good\"",` +
+			`"details":[{"message":"\u001b[2J\u001b[31mcleared"},{"message":"\u202eexe.txt"}]}`,
 	}
 	for name, body := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -193,7 +164,7 @@ func TestAPIErrorSnippetIsShortAndSafe(t *testing.T) {
 
 func TestErrorsNeverHoldKey(t *testing.T) {
 	t.Parallel()
-	key := coreAPIKey
+	key := testKey
 	tests := map[string]struct {
 		status int
 		body   string
@@ -228,83 +199,9 @@ func TestErrorsNeverHoldKey(t *testing.T) {
 			apiErr, err := getJobError(t, tt.status, tt.body)
 			assertNoKey(t, err.Error(), "Error()")
 			assertNoKey(t, fmt.Sprintf("%+v", err), "%+v of the error")
-			assertNoKey(t, fmt.Sprintf("%#v", apiErr), "%#v of the *APIError")
+			assertNoKey(t, fmt.Sprintf("%#v", apiErr), "%#v of the *mintlify.APIError")
 			assertNoKey(t, apiErr.Message, "Message")
 			assertNoKey(t, strings.Join(apiErr.Details, "\n"), "Details")
 		})
-	}
-}
-
-func TestErrorsNeverHoldKeyOnPost(t *testing.T) {
-	t.Parallel()
-	c, mt := newCoreClient(t)
-	mt.RegisterResponder(http.MethodPost, coreJobsURL,
-		respond(http.StatusTooManyRequests, "Too many requests for Bearer "+coreAPIKey, "Retry-After", "86400"))
-	_, err := c.CreateJob(context.Background(), "p")
-	require.ErrorIs(t, err, ErrRateLimited)
-	assertNoKey(t, err.Error(), "Error()")
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2025, 3, 4, 12, 0, 0, 0, time.UTC)
-	tests := []struct {
-		value  string
-		want   time.Duration
-		wantOK bool
-	}{
-		{"", 0, false},
-		{"0", 0, true},
-		{"1", time.Second, true},
-		{"120", 2 * time.Minute, true},
-		{" 7 ", 7 * time.Second, true},
-		{"-1", 0, false},
-		{"1.5", 0, false},
-		{"soon", 0, false},
-		{"99999999999999999999", 24 * time.Hour, true}, // absurd values are capped
-		{"315360000", 24 * time.Hour, true},            // ten years
-		{"Tue, 04 Mar 2025 12:00:30 GMT", 30 * time.Second, true},
-		{"Tue, 04 Mar 2025 14:00:00 GMT", 2 * time.Hour, true},
-		{"Tuesday, 04-Mar-25 12:01:00 GMT", time.Minute, true}, // RFC 850
-		{"Tue Mar  4 12:00:10 2025", 10 * time.Second, true},   // ANSI C asctime
-		{"Tue, 04 Mar 2025 11:00:00 GMT", 0, true},             // in the past: now
-		{"2025-03-04T12:00:30Z", 0, false},                     // not an HTTP date
-	}
-	for _, tt := range tests {
-		got, ok := parseRetryAfter(tt.value, now)
-		assert.Equal(t, tt.wantOK, ok, "%q", tt.value)
-		assert.Equal(t, tt.want, got, "%q", tt.value)
-	}
-}
-
-// A 500, 502 or 504 can follow a request the API acted on, so a POST that
-// gets one says the outcome is unknown; a GET, a 503 or a 429 does not.
-func TestServerErrorOnPostMayHaveActed(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		method  string
-		status  int
-		unknown bool
-	}{
-		{http.MethodPost, 500, true},
-		{http.MethodPost, 502, true},
-		{http.MethodPost, 504, true},
-		{http.MethodPost, 503, false},
-		{http.MethodPost, 429, false},
-		{http.MethodGet, 502, false},
-	} {
-		c, mt := newCoreClient(t, WithMaxRetries(0))
-		mt.RegisterResponder(tc.method, coreJobsURL, respond(tc.status, `{"error":"upstream"}`))
-		mt.RegisterResponder(tc.method, coreJobURL("job_1"), respond(tc.status, `{"error":"upstream"}`))
-		var err error
-		if tc.method == http.MethodPost {
-			_, err = c.CreateJob(context.Background(), "p")
-		} else {
-			_, err = c.GetJob(context.Background(), "job_1")
-		}
-		name := fmt.Sprintf("%s %d", tc.method, tc.status)
-		assert.Equal(t, tc.unknown, errors.Is(err, ErrOutcomeUnknown), name)
-		assert.ErrorIs(t, err, sentinelFor(tc.status), name)
-		assert.Equal(t, tc.unknown, strings.Contains(err.Error(), "may have acted"), name)
 	}
 }

@@ -1,387 +1,502 @@
-package mintlify
+package mintlify_test
 
-// Hostile content: answers that are well-formed HTTP but not what the API
-// documents, answers that never end, and proxies that echo the key back.
-// Each class is checked on every job method; the analytics and deployment
-// files check their own routes the same way.
+// What a hostile server, a proxy or a careless transport can answer, on
+// every method of the table: answers that are well-formed HTTP but not the
+// documented object, answers that never end, proxies that echo the key,
+// hand-made responses, redirects.
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	mintlify "github.com/docsagent/mintlify-go"
 )
 
-// jobMethod is one public job method, called the way a user would.
-type jobMethod struct {
-	name string
-	post bool // creates something: a lost answer is ErrOutcomeUnknown
-	call func(ctx context.Context, c *Client) (*Job, error)
-}
-
-var jobMethods = []jobMethod{
-	{"GetJob", false, func(ctx context.Context, c *Client) (*Job, error) { return c.GetJob(ctx, "job_1") }},
-	{"CreateJob", true, func(ctx context.Context, c *Client) (*Job, error) { return c.CreateJob(ctx, "Write a guide") }},
-	{"SendMessage", true, func(ctx context.Context, c *Client) (*Job, error) { return c.SendMessage(ctx, "job_1", "And a test") }},
-	{"PollJob", false, func(ctx context.Context, c *Client) (*Job, error) {
-		return c.PollJob(ctx, "job_1", WithPollInterval(time.Millisecond), WithMaxPollInterval(2*time.Millisecond))
-	}},
-}
-
-// TestSuccessThatIsNotAJobIsAnError: a 2xx is a success only when its body
-// is the documented object. Before the fix, {} or null gave a job with an
-// empty ID and a nil error.
-func TestSuccessThatIsNotAJobIsAnError(t *testing.T) {
+// TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject: {} / null /
+// other JSON / an error object / not JSON / a required field missing, null
+// or of the wrong type / an answer about another resource / an
+// undocumented 2xx status is ErrMalformedResponse on every method, with no
+// result, and ErrOutcomeUnknown too for every call that may have created
+// something, which is never sent twice. The project's schema agrees that
+// the bodies are not the documented object.
+func TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject(t *testing.T) {
 	t.Parallel()
-	bodies := map[string]string{
-		"empty object":      `{}`,
-		"null":              `null`,
-		"status only":       `{"status":"completed"}`,
-		"id only":           `{"id":"job_1"}`,
-		"null id":           `{"id":null,"status":"active"}`,
-		"id of wrong type":  `{"id":7,"status":"active"}`,
-		"status wrong type": `{"id":"job_1","status":["active"]}`,
-		"array":             `[]`,
-		"string":            `"job_1"`,
-		"not JSON":          `<html>ok</html>`,
-		"two objects":       jobJSON("job_1", JobActive) + jobJSON("job_1", JobActive),
-		"bad createdAt":     strings.Replace(jobJSON("job_1", JobActive), "2025-03-04T05:06:07Z", "yesterday", 1),
-		"another job":       jobJSON("job_someone_else", JobCompleted),
-	}
-	for _, m := range jobMethods {
-		for name, body := range bodies {
-			if name == "another job" && m.name == "CreateJob" {
-				continue // a new job's ID is not known in advance
+	for _, m := range methods {
+		type answer struct {
+			status    int
+			body      string
+			badSchema bool // the schema refuses the body too
+		}
+		answers := map[string]answer{
+			"not JSON":      {m.status, `<html>ok</html>`, true},
+			"trailing junk": {m.status, m.good + ` {}`, false},
+			"cut short":     {m.status, m.good[:len(m.good)/2], true},
+		}
+		if !m.do {
+			for name, body := range map[string]string{"{}": `{}`, "null": `null`, "[]": `[]`, "a string": `"ok"`, "a number": `7`,
+				"an error object": `{"error":"oops"}`} {
+				answers[name] = answer{m.status, body, true}
 			}
+			for _, k := range m.required {
+				answers[k+" missing"] = answer{m.status, withKey(t, m.good, k, ""), true}
+				if !slices.Contains(m.nullable, k) {
+					answers[k+" null"] = answer{m.status, withKey(t, m.good, k, "null"), true}
+				}
+				wrong := `"x"` // a string where a number, boolean, object or array belongs
+				if v := rawKey(t, m.good, k); v[0] == '"' || v == "null" {
+					wrong = `7`
+				}
+				answers[k+" of the wrong type"] = answer{m.status, withKey(t, m.good, k, wrong), true}
+			}
+			if m.idKey != "" {
+				answers["about another resource"] = answer{m.status, withKey(t, m.good, m.idKey, `"someone_else"`), false}
+			}
+			if strings.HasSuffix(m.name, "Deployment") && m.name != "TriggerDeployment" || strings.HasSuffix(m.name, "StaticExport") && m.name != "BundleStaticExport" {
+				answers["an undocumented status"] = answer{m.status, withKey(t, m.good, "status", `"exploded"`), false}
+			}
+			for _, s := range []int{200, 201, 202, 203, 204, 206} {
+				if s != m.status {
+					answers[fmt.Sprintf("HTTP %d", s)] = answer{s, m.good, false}
+				}
+			}
+		}
+		for name, a := range answers {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
-				c, mt := newCoreClient(t, WithMaxRetries(1))
-				status := http.StatusOK
-				if m.name == "CreateJob" {
-					status = http.StatusCreated
+				if m.schema != "" && a.badSchema {
+					require.Error(t, validateAnswer(t, m.schema, a.body), "the schema accepts it: not a malformed answer")
 				}
-				mt.RegisterNoResponder(respond(status, body))
-				job, err := m.call(context.Background(), c)
-				assert.Nil(t, job)
-				require.ErrorIs(t, err, ErrMalformedResponse)
-				if m.post {
-					assert.ErrorIs(t, err, ErrOutcomeUnknown, "the server may have acted")
-					assert.Equal(t, 1, mt.GetTotalCallCount(), "never resent")
+				c, mt := answering(t, respond(a.status, a.body), mintlify.WithMaxRetries(1))
+				got, err := m.call(context.Background(), c)
+				require.ErrorIs(t, err, mintlify.ErrMalformedResponse, "%s answered %d %s: got %v", m.name, a.status, a.body, got)
+				assertNoResult(t, got)
+				if m.creates {
+					assert.ErrorIs(t, err, mintlify.ErrOutcomeUnknown, "the server may have acted")
+					assert.Equal(t, 1, mt.GetTotalCallCount(), "never sent twice")
+				} else {
+					assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown)
 				}
-				assertNoKey(t, err.Error(), "error")
+				if name == "about another resource" {
+					assert.Contains(t, err.Error(), "someone_else", "the error names the stranger")
+				}
+				if m.secret != "" {
+					assert.NotContains(t, err.Error(), m.secret)
+				}
+				readsOnce(t, err, 0)
 			})
 		}
 	}
 }
 
-// rawServer accepts connections on 127.0.0.1, reads each request's headers
-// and hands the connection to answer, which owns it from there.
-func rawServer(t *testing.T, answer func(conn net.Conn)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	done := make(chan struct{})
-	t.Cleanup(func() { close(done); ln.Close() })
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				if _, err := http.ReadRequest(bufio.NewReader(conn)); err != nil {
-					return
-				}
-				answer(conn)
-				select { // hold the connection open until the test ends
-				case <-done:
-				case <-time.After(30 * time.Second):
-				}
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String()
-}
-
-// timingSlots bounds how many timing-sensitive subtests run at once: the
-// bound they check is generous, but hundreds of parallel subtests under
-// the race detector on two cores can starve a goroutine for longer.
-var timingSlots = make(chan struct{}, 4)
-
-// holdTimingSlot waits for a slot and gives it back when t ends.
-func holdTimingSlot(t *testing.T) {
-	t.Helper()
-	timingSlots <- struct{}{}
-	t.Cleanup(func() { <-timingSlots })
-}
-
-// TestPollJobRefusesAnotherJob: an answer about another job is not the
-// job asked for. Before the fix, PollJob returned the stranger's job.
-func TestPollJobRefusesAnotherJob(t *testing.T) {
+// TestEveryMethodRefusesHostileNestedValues: inside rows and nested
+// objects too, a required value missing, null or of the wrong type, a
+// fraction where a count belongs, a time that is not one where the schema
+// promises a date-time, or a link the SDK could not use is a malformed
+// answer, on the one-page call and on its walks and polls. The project's
+// schema refuses each (but the marked ones).
+func TestEveryMethodRefusesHostileNestedValues(t *testing.T) {
 	t.Parallel()
-	c, mt := newCoreClient(t, WithMaxRetries(0))
-	mt.RegisterResponder(http.MethodGet, coreJobURL("job_mine"), respondJob(http.StatusOK, "job_someone_else", JobCompleted))
-	job, err := c.PollJob(context.Background(), "job_mine", WithPollInterval(time.Millisecond), WithMaxPollInterval(time.Millisecond))
-	assert.Nil(t, job)
-	require.ErrorIs(t, err, ErrMalformedResponse)
-	assert.Contains(t, err.Error(), "job_someone_else")
-}
-
-// echoForms are the shapes in which a proxy might echo the key.
-func echoForms(key string) map[string]string {
-	return map[string]string{
-		"as sent":         key,
-		"percent-encoded": url.QueryEscape(key),
-		"Bearer header":   "Bearer " + key,
-		"Basic auth":      base64.StdEncoding.EncodeToString([]byte("user:" + key)),
-		"key prefix":      key[:len(key)-3],
+	for _, m := range methods {
+		for _, mutation := range m.nested {
+			schemaAllows := strings.HasPrefix(mutation, "~")
+			path, raw, _ := strings.Cut(strings.TrimPrefix(mutation, "~"), "=")
+			t.Run(m.name+"/"+mutation, func(t *testing.T) {
+				t.Parallel()
+				body := setPath(t, m.good, path, raw)
+				if m.schema != "" {
+					if err := validateAnswer(t, m.schema, body); schemaAllows {
+						require.NoError(t, err, "marked as allowed by the schema")
+					} else {
+						require.Error(t, err, "the schema accepts it: not a malformed answer")
+					}
+				}
+				c, _ := answering(t, respond(m.status, body), mintlify.WithMaxRetries(0))
+				got, err := m.call(context.Background(), c)
+				require.ErrorIs(t, err, mintlify.ErrMalformedResponse, "%s: %s gave %+v", m.name, body, got)
+				assertNoResult(t, got)
+				assert.Equal(t, m.creates, errors.Is(err, mintlify.ErrOutcomeUnknown), "unknown outcome for a call that may have created something, only")
+				if m.secret != "" {
+					assert.NotContains(t, err.Error(), m.secret, "the link's signature never shows in an error")
+				}
+			})
+		}
 	}
 }
 
-// TestEchoedKeyNeverShows: a proxy that copies the key into any string
-// field or header of an answer cannot get it into an error, a log line or
-// the observer's headers. Before the fix, a key in createdAt came back in
-// the time-parse error of every job method.
-func TestEchoedKeyNeverShows(t *testing.T) {
+// TestEveryMethodSurvivesAHandMadeResponse: a RoundTripper of the
+// caller's (WithHTTPClient) that answers without a body, without headers,
+// with status 0 or 1000, or without the request never makes a method
+// panic; every one is an error.
+func TestEveryMethodSurvivesAHandMadeResponse(t *testing.T) {
 	t.Parallel()
-	key := "mint_sk_<live>&9vLr4+TzW/8mN3bKc5yJ=" // characters that every encoding changes
-	fields := []string{"id", "status", "model", "prLink", "createdAt", "archivedAt", "source.repository", "source.ref"}
-	for _, m := range jobMethods {
-		for _, field := range fields {
-			for form, echo := range echoForms(key) {
-				t.Run(m.name+"/"+field+"/"+form, func(t *testing.T) {
+	odd := map[string]func(r *http.Request) *http.Response{
+		"no body":     func(r *http.Request) *http.Response { return &http.Response{StatusCode: 200, Request: r} },
+		"no body 404": func(r *http.Request) *http.Response { return &http.Response{StatusCode: 404, Request: r} },
+		"status 0": func(r *http.Request) *http.Response {
+			return &http.Response{StatusCode: 0, Body: http.NoBody, Request: r}
+		},
+		"status 1000": func(r *http.Request) *http.Response {
+			return &http.Response{StatusCode: 1000, Body: http.NoBody, Request: r}
+		},
+		"no request": func(*http.Request) *http.Response {
+			return &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"0"}}, Body: http.NoBody}
+		},
+	}
+	for name, answer := range odd {
+		for _, m := range methods {
+			t.Run(name+"/"+m.name, func(t *testing.T) {
+				t.Parallel()
+				c, _ := answering(t, func(r *http.Request) (*http.Response, error) { return answer(r), nil },
+					mintlify.WithRetryWait(time.Millisecond, time.Millisecond), mintlify.WithResponseObserver(func(context.Context, *mintlify.Response) {}))
+				ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+				defer cancel()
+				var err error
+				assert.NotPanics(t, func() { _, err = m.call(ctx, c) })
+				require.Error(t, err)
+			})
+		}
+	}
+}
+
+// hostileAnswers are raw HTTP exchanges that never finish on their own.
+// "stalled 404" is the one that is a clear refusal: never an unknown
+// outcome.
+var hostileAnswers = map[string]func(net.Conn){
+	"no answer at all": func(net.Conn) {},
+	"101 held open": func(c net.Conn) {
+		fmt.Fprint(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+	},
+	"100 then nothing": func(c net.Conn) { fmt.Fprint(c, "HTTP/1.1 100 Continue\r\n\r\n") },
+	"103 then nothing": func(c net.Conn) { fmt.Fprint(c, "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n") },
+	"headers then nothing": func(c net.Conn) {
+		fmt.Fprint(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"id\":")
+	},
+	"a body that never ends": func(c net.Conn) {
+		fmt.Fprint(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+		for i := 0; i < 300; i++ {
+			if _, err := fmt.Fprint(c, "1\r\n \r\n"); err != nil {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	},
+	"stalled 404": func(c net.Conn) {
+		fmt.Fprint(c, "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"error\":\"")
+	},
+}
+
+// TestEveryMethodEndsWithItsContext: whatever the server holds open, every
+// method returns soon after a 100 ms deadline (the bound is a generous
+// second), with no result and the context's error unless a clear answer
+// came (the 101, the 404), a POST's outcome unknown unless the answer was
+// a clear refusal. Before the fix a 101 held GetJob and CreateJob until
+// the server closed.
+func TestEveryMethodEndsWithItsContext(t *testing.T) {
+	t.Parallel()
+	for _, m := range methods {
+		for name, answer := range hostileAnswers {
+			t.Run(m.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				holdTimingSlot(t)
+				c, err := mintlify.NewClient(mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject),
+					mintlify.WithBaseURL(hijackServer(t, answer)), mintlify.WithRetryWait(time.Millisecond, 5*time.Millisecond))
+				require.NoError(t, err)
+				ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+				defer cancel()
+				started := time.Now()
+				got, err := m.call(ctx, c)
+				assert.Less(t, time.Since(started), time.Second, "returned soon after the context ended")
+				require.Error(t, err)
+				assertNoResult(t, got)
+				switch {
+				case name == "stalled 404":
+					assert.ErrorIs(t, err, mintlify.ErrNotFound)
+					assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown)
+				case m.creates:
+					assert.ErrorIs(t, err, mintlify.ErrOutcomeUnknown, "the request was sent")
+				default:
+					assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown)
+				}
+				// A clear answer ends a call before its context: the 101, the
+				// 404, and a 200 where the route documents 201 or 202.
+				stalled200 := name == "headers then nothing" || name == "a body that never ends"
+				if name != "101 held open" && name != "stalled 404" && (!stalled200 || m.status == 200) {
+					assert.ErrorIs(t, err, context.DeadlineExceeded)
+				}
+				readsOnce(t, err, 0)
+			})
+		}
+	}
+}
+
+// echoClient is a client with key whose every answer comes from answer,
+// logging at debug level to logs and recording what the observer sees.
+func echoClient(t *testing.T, key string, answer func(*http.Request) (*http.Response, error), logs *syncBuffer, seen *[]string) *mintlify.Client {
+	t.Helper()
+	var mu sync.Mutex
+	c, _ := answering(t, answer, mintlify.WithAPIKey(key), mintlify.WithMaxRetries(1),
+		mintlify.WithRetryWait(time.Millisecond, time.Millisecond),
+		mintlify.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+		mintlify.WithResponseObserver(func(_ context.Context, r *mintlify.Response) {
+			mu.Lock()
+			defer mu.Unlock()
+			*seen = append(*seen, fmt.Sprint(r.Method, " ", r.Path, " ", r.RequestID, " ", r.Header))
+		}))
+	return c
+}
+
+// assertErrorHidesKey checks err as every reporter sees it: its text and
+// formats, every error of its chain, and the public types errors.As
+// reaches.
+func assertErrorHidesKey(t *testing.T, key string, err error) {
+	t.Helper()
+	assertNoSecret(t, key, fmt.Sprintf("%v | %+v | %#v | %s | %q", err, err, err, err, err), "error")
+	eachError(err, func(e error) { assertNoSecret(t, key, e.Error(), fmt.Sprintf("wrapped %T", e)) })
+	var we *mintlify.WalkError
+	if errors.As(err, &we) {
+		assertNoSecret(t, key, fmt.Sprintf("%v %+v %#v", we, we, we), "WalkError")
+	}
+	var ae *mintlify.APIError
+	if errors.As(err, &ae) {
+		assertNoSecret(t, key, fmt.Sprintf("%v %+v %#v %s %s %s", ae, ae, ae, ae.Message, ae.Details, ae.RequestID), "APIError")
+	}
+}
+
+// echoKey has characters that every encoding changes.
+const echoKey = "mint_sk_<live>&9vLr4+TzW/8mN3bKc5yJ="
+
+// TestEveryMethodHidesAnEchoedKey: a proxy that copies the key, in any
+// shape, into any string field of any answer (and into its headers)
+// cannot get it into an error, its %+v or %#v, a debug log line or what an
+// observer sees. The cursor routes get one more field: a nextCursor that
+// is the key, with more pages said to follow. Before the fix, a key in a
+// job's createdAt came back in the time-parse error of every job method.
+func TestEveryMethodHidesAnEchoedKey(t *testing.T) {
+	t.Parallel()
+	for _, m := range methods {
+		var root any
+		require.NoError(t, json.Unmarshal([]byte(m.good), &root))
+		var leaves [][]any
+		stringLeaves(root, nil, &leaves)
+		if m.cursor {
+			leaves = append(leaves, []any{"nextCursor"})
+		}
+		for _, leaf := range leaves {
+			for form, echo := range keyEchoes(echoKey) {
+				t.Run(m.name+"/"+pathName(leaf)+"/"+form, func(t *testing.T) {
 					t.Parallel()
-					var logs bytes.Buffer
-					var seen http.Header
-					mt := httpmock.NewMockTransport()
-					c, err := NewClient(WithAPIKey(key), WithProjectID(coreProjectID), WithBaseURL(coreBaseURL),
-						WithHTTPClient(&http.Client{Transport: mt}), WithMaxRetries(1),
-						WithRetryWait(time.Millisecond, time.Millisecond),
-						WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
-						WithResponseObserver(func(_ context.Context, r *Response) { seen = r.Header }))
-					require.NoError(t, err)
-					body := echoedJob(field, echo)
-					status := http.StatusOK
-					if m.name == "CreateJob" {
-						status = http.StatusCreated
+					body := setLeaf(t, m.good, leaf, echo)
+					if m.hasMore && pathName(leaf) == "nextCursor" {
+						body = withKey(t, body, "hasMore", "true")
 					}
-					mt.RegisterNoResponder(respond(status, body,
-						"X-Request-Id", echo, "X-Echo", echo, "Retry-After", echo))
-					// A status that is the key is no known status: PollJob would
-					// poll on, so its deadline ends it.
+					var logs syncBuffer
+					var seen []string
+					c := echoClient(t, echoKey, respond(m.status, body,
+						"X-Request-Id", echo, "X-Echo", echo, "Retry-After", echo, "Www-Authenticate", echo), &logs, &seen)
+					// A status that is the key is no known status: a
+					// poller would poll on, so the deadline ends it.
 					ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 					defer cancel()
-					_, err = m.call(ctx, c)
-					if err != nil {
-						assertNoSecret(t, key, err.Error(), "error")
-						assertNoSecret(t, key, fmt.Sprintf("%+v %#v", err, err), "formatted error")
+					if _, err := m.call(ctx, c); err != nil {
+						assertErrorHidesKey(t, echoKey, err)
 					}
-					assertNoSecret(t, key, logs.String(), "logs")
-					for name, values := range seen {
-						assertNoSecret(t, key, name+": "+strings.Join(values, ","), "observed headers")
-					}
+					assertNoSecret(t, echoKey, logs.String(), "logs")
+					assertNoSecret(t, echoKey, strings.Join(seen, "\n"), "observed")
 				})
 			}
 		}
 	}
 }
 
-// echoedJob is a job answer with one field replaced by echo.
-func echoedJob(field, echo string) string {
-	fields := map[string]string{
-		"id": "job_1", "status": "active", "model": "m", "prLink": "https://github.com/acme/docs/pull/1",
-		"createdAt": "2025-03-04T05:06:07Z", "archivedAt": "2025-03-05T05:06:07Z",
-		"source.repository": "https://github.com/acme/docs", "source.ref": "main",
-	}
-	fields[field] = echo
-	q := func(s string) string { b, _ := jsonMarshal(s); return b }
-	return `{"id":` + q(fields["id"]) + `,"status":` + q(fields["status"]) +
-		`,"source":{"repository":` + q(fields["source.repository"]) + `,"ref":` + q(fields["source.ref"]) +
-		`},"model":` + q(fields["model"]) + `,"prLink":` + q(fields["prLink"]) +
-		`,"createdAt":` + q(fields["createdAt"]) + `,"archivedAt":` + q(fields["archivedAt"]) + `}`
-}
-
-// assertNoSecret fails if s holds the key in any recognisable form, or a
-// long piece of it.
-func assertNoSecret(t *testing.T, key, s, what string) {
-	t.Helper()
-	for form, echo := range echoForms(key) {
-		if form == "key prefix" {
-			continue // checked through the pieces below
-		}
-		if strings.Contains(s, strings.TrimPrefix(echo, "Bearer ")) {
-			t.Errorf("%s holds the key (%s): %s", what, form, s)
-		}
-	}
-	for i := 0; i+8 <= len(key); i++ {
-		if piece := key[i : i+8]; piece != "mint_sk_" && strings.Contains(s, piece) {
-			t.Errorf("%s holds a piece of the key %q: %s", what, piece, s)
-			return
-		}
-	}
-}
-
-// TestKeyInBaseURLIsRefused: a key pasted into the base URL (as a path
-// segment or a user name) would show in every network error and debug log.
-func TestKeyInBaseURLIsRefused(t *testing.T) {
+// TestEveryMethodHidesAKeyEchoedInAnErrorAnswer: a proxy's error page,
+// JSON error or plain text that quotes the key, in any form, or a success
+// cut short right after an echo, reaches no error text, APIError field,
+// log line or observed header of any method; the logger did log the call.
+func TestEveryMethodHidesAKeyEchoedInAnErrorAnswer(t *testing.T) {
 	t.Parallel()
-	for _, base := range []string{
-		"https://api.example.test/" + coreAPIKey,
-		"https://api.example.test/x?" + coreAPIKey,
-		"https://" + coreAPIKey + "@api.example.test",
-		"https://user:" + coreAPIKey + "@api.example.test",
-		"https://user@api.example.test",
-		"https://api.example.test/" + url.PathEscape(coreAPIKey) + "/v1",
-	} {
-		_, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(base))
-		require.ErrorIs(t, err, ErrInvalidInput, base)
-		assertNoKey(t, err.Error(), "NewClient error")
-	}
-}
-
-// TestFormattedClientHidesKey: every verb prints the project and base URL,
-// nothing else.
-func TestFormattedClientHidesKey(t *testing.T) {
-	t.Parallel()
-	c, _ := newCoreClient(t)
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
-		s := fmt.Sprintf(verb, c)
-		assertNoKey(t, s, verb)
-		if verb != "%x" {
-			assert.Contains(t, s, coreProjectID, verb)
+	for _, m := range methods {
+		for form, echo := range keyEchoes(echoKey) {
+			j, _ := json.Marshal("Authorization: Bearer " + echo)
+			// The documented answer with one more member, the echo as it
+			// came, cut short two characters before its end.
+			cut := strings.TrimSuffix(m.good, "}") + `,"echo":"` + echo[:len(echo)-2]
+			answers := map[string]struct {
+				status int
+				body   string
+			}{
+				"JSON": {502, `{"error":` + string(j) + `,"details":[{"message":` + string(j) + `}],"message":` + string(j) + `}`},
+				"HTML": {502, "<html><body><pre>Authorization: Bearer " + echo + "</pre>" + strings.Repeat("x", 150) + echo + "</body></html>"},
+				"text": {429, "Too many requests for Bearer " + echo},
+				"cut":  {m.status, cut},
+			}
+			for kind, a := range answers {
+				t.Run(m.name+"/"+form+"/"+kind, func(t *testing.T) {
+					t.Parallel()
+					var logs syncBuffer
+					var seen []string
+					c := echoClient(t, echoKey, respond(a.status, a.body, "X-Request-Id", echo, "Proxy-Authenticate", echo, "Retry-After", "86400"), &logs, &seen)
+					ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+					defer cancel()
+					_, err := m.call(ctx, c)
+					require.Error(t, err)
+					assertErrorHidesKey(t, echoKey, err)
+					if a.status != m.status {
+						var ae *mintlify.APIError
+						assert.ErrorAs(t, err, &ae)
+					}
+					assert.Contains(t, logs.String(), "level=DEBUG", "the logger was used")
+					assertNoSecret(t, echoKey, logs.String(), "logs")
+					assertNoSecret(t, echoKey, strings.Join(seen, "\n"), "observed")
+				})
+			}
 		}
 	}
-	var nilClient *Client
-	assert.Equal(t, "<nil>", fmt.Sprint(nilClient))
 }
 
-// TestBadUserAgentRefusedUpFront: a suffix net/http would refuse to send
-// failed every later call as ErrOutcomeUnknown; NewClient refuses it now.
-func TestBadUserAgentRefusedUpFront(t *testing.T) {
+// TestSuccessBodyIsBounded: an endless (or absurd) success body ends with
+// a clear error, not with memory growing until the deadline.
+func TestSuccessBodyIsBounded(t *testing.T) {
 	t.Parallel()
-	for _, suffix := range []string{"app\r\nX-Evil: 1", "app\n", "tab\there", "caf\u00e9"} {
-		_, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithUserAgent(suffix))
-		require.ErrorIs(t, err, ErrInvalidInput, "%q", suffix)
-	}
+	c, _ := answering(t, respond(200, `{"id":"`+strings.Repeat("a", 16<<20)+`"}`), mintlify.WithMaxRetries(0))
+	_, err := c.GetJob(context.Background(), "job_1")
+	require.ErrorIs(t, err, mintlify.ErrMalformedResponse)
+	assert.Contains(t, err.Error(), "larger than 16 MiB")
 }
 
-// TestPollJobOwnsRetryAfter: a 429 with Retry-After is weighed by the
-// poller against its maximum interval, never slept on inside one read.
-// Before the fix, WithMaxPollInterval(100ms) and Retry-After: 1 took 3 s.
-func TestPollJobOwnsRetryAfter(t *testing.T) {
+// TestObservedHeaderNamesHideAnEchoedKey: a proxy may echo the key as a
+// header's name; net/http changes its case (canonical form), which no
+// exact match recognises. The observer and Client.Do never see it.
+func TestObservedHeaderNamesHideAnEchoedKey(t *testing.T) {
 	t.Parallel()
-	c, mt := newCoreClient(t, WithRetryWait(time.Millisecond, time.Minute)) // the client would sleep a minute
-	mt.RegisterResponder(http.MethodGet, coreJobURL("job_1"),
-		respond(http.StatusTooManyRequests, `{"error":"slow down"}`, "Retry-After", "1"))
-	started := time.Now()
-	job, err := c.PollJob(context.Background(), "job_1",
-		WithPollInterval(50*time.Millisecond), WithMaxPollInterval(100*time.Millisecond))
-	assert.Nil(t, job)
-	require.ErrorIs(t, err, ErrRateLimited)
-	assert.Less(t, time.Since(started), 900*time.Millisecond, "the second of Retry-After was not slept")
-	assert.Equal(t, 1, mt.GetTotalCallCount(), "one read, then the poller decided")
-	assert.Equal(t, 1, strings.Count(err.Error(), "mintlify:"), "reads once: %s", err)
-
-	// Within the maximum, the poller waits as asked, then reads again.
-	c, mt = newCoreClient(t, WithRetryWait(time.Millisecond, time.Minute))
-	mt.RegisterResponder(http.MethodGet, coreJobURL("job_1"), inOrder(
-		respond(http.StatusTooManyRequests, `{"error":"slow down"}`, "Retry-After", "1"),
-		respondJob(http.StatusOK, "job_1", JobCompleted)))
-	var waits []time.Duration
-	job, err = c.PollJob(context.Background(), "job_1", WithPollInterval(time.Millisecond),
-		WithMaxPollInterval(2*time.Second), recordWaits(&waits))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()[testKey] = []string{"1"}
+		w.Header()["X-"+testKey] = []string{"2"}
+		w.Header()["X-Echo-"+testKey[:20]] = []string{"3"}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"ok":true}`)
+	}))
+	t.Cleanup(srv.Close)
+	var seen http.Header
+	c, err := mintlify.NewClient(mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject), mintlify.WithBaseURL(srv.URL),
+		mintlify.WithResponseObserver(func(_ context.Context, r *mintlify.Response) { seen = r.Header }))
 	require.NoError(t, err)
-	assert.Equal(t, JobCompleted, job.Status)
-	require.Len(t, waits, 1)
-	assert.GreaterOrEqual(t, waits[0], time.Second, "the poller waited the Retry-After")
-	assert.Equal(t, 2, mt.GetTotalCallCount())
-}
-
-// recordWaits replaces the poller's sleep: the waits are recorded, none is
-// slept.
-func recordWaits(waits *[]time.Duration) PollOption {
-	return func(p *pollConfig) {
-		p.sleep = func(ctx context.Context, d time.Duration) bool {
-			*waits = append(*waits, d)
-			return ctx.Err() == nil
-		}
-	}
-}
-
-// TestPollScheduleGrowsWithJitter checks the documented schedule without
-// sleeping: the first wait about the interval, each next one half as long
-// again, every one jittered within 20%, capped at the maximum.
-func TestPollScheduleGrowsWithJitter(t *testing.T) {
-	t.Parallel()
-	c, mt := newCoreClient(t)
-	const reads = 40
-	responders := make([]httpmock.Responder, reads)
-	for i := range responders {
-		responders[i] = respondJob(http.StatusOK, "job_1", JobActive)
-	}
-	responders[reads-1] = respondJob(http.StatusOK, "job_1", JobCompleted)
-	mt.RegisterResponder(http.MethodGet, coreJobURL("job_1"), inOrder(responders...))
-
-	var waits []time.Duration
-	_, err := c.PollJob(context.Background(), "job_1", recordWaits(&waits)) // the defaults: 5s to 30s
+	resp, err := c.Do(context.Background(), http.MethodGet, "/v1/x", nil, nil)
 	require.NoError(t, err)
-	require.Len(t, waits, reads-1)
-
-	nominal := 5 * time.Second
-	distinct := map[time.Duration]bool{}
-	for i, w := range waits {
-		lo, hi := nominal*8/10, nominal*12/10
-		assert.True(t, w >= lo && w <= min(hi, 30*time.Second), "wait %d = %s, want %s..%s", i, w, lo, hi)
-		if nominal < 30*time.Second {
-			distinct[w-nominal] = true // the jitter of the growing waits
+	for _, h := range []http.Header{seen, resp.Header} {
+		require.NotEmpty(t, h)
+		assert.Len(t, h, 6, "every header kept, the echoes under another name: %v", h)
+		for name, values := range h {
+			text := strings.ToLower(name + ": " + strings.Join(values, ","))
+			secret := strings.ToLower(strings.TrimPrefix(testKey, "mint_"))
+			for i := 0; i+8 <= len(secret); i++ {
+				assert.NotContains(t, text, secret[i:i+8], "observed header, in any case")
+			}
 		}
-		nominal = min(nominal+nominal/2, 30*time.Second)
 	}
-	assert.Greater(t, len(distinct), 2, "the waits are jittered, not fixed: %v", waits)
-	assert.Equal(t, 30*time.Second, nominal)
-	assert.Greater(t, waits[3], waits[0]*2, "the waits grow: %v", waits[:4])
 }
 
-// TestNothingPanics: a nil context, a nil *Client and a zero Client{} are
-// input errors on every method, never a panic.
-func TestNothingPanics(t *testing.T) {
+// TestKeyPastedIntoAnArgumentNeverShows: a caller who pastes the key where
+// an ID, a domain or the project belongs gets an error without it.
+func TestKeyPastedIntoAnArgumentNeverShows(t *testing.T) {
 	t.Parallel()
-	var nilClient *Client
-	clients := map[string]*Client{"nil Client": nilClient, "zero Client": {}}
-	good, _ := newCoreClient(t)
-	for name, c := range clients {
-		for _, m := range jobMethods {
-			_, err := m.call(context.Background(), c)
-			require.ErrorIs(t, err, ErrInvalidInput, "%s %s", name, m.name)
-		}
-		assert.Empty(t, c.ProjectID())
+	_, err := mintlify.NewClient(mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testKey))
+	require.ErrorIs(t, err, mintlify.ErrInvalidInput, "the project ID is the key")
+	assertNoKey(t, err.Error(), "NewClient error")
+
+	c, _ := answering(t, respond(404, `{"error":"not found"}`), mintlify.WithMaxRetries(0))
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"PollJob":        func() error { _, err := c.PollJob(ctx, testKey, quickPoll...); return err },
+		"PollDeployment": func() error { _, err := c.PollDeployment(ctx, testKey, quickPoll...); return err },
+		"PollStaticExport": func() error {
+			_, err := c.PollStaticExport(ctx, "x/"+testKey, quickPoll...)
+			return err
+		},
+		"GetThread":         func() error { _, err := c.GetThread(ctx, testKey); return err },
+		"TriggerAutomation": func() error { _, err := c.TriggerAutomation(ctx, testKey+" x"); return err },
+		"StartStaticExport": func() error {
+			_, err := c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "https://" + testKey})
+			return err
+		},
+		"GetDeployment": func() error { _, err := c.GetDeployment(ctx, testKey); return err },
+		"Do":            func() error { _, err := c.Do(ctx, http.MethodGet, "/../"+testKey, nil, nil); return err },
 	}
-	for _, m := range jobMethods {
-		var nilCtx context.Context
-		_, err := m.call(nilCtx, good)
-		require.ErrorIs(t, err, ErrInvalidInput, "nil context, %s", m.name)
+	for name, call := range calls {
+		err := call()
+		require.Error(t, err, name)
+		assertNoKey(t, fmt.Sprintf("%v %+v", err, err), name)
 	}
-	_, err := good.Do(nil, http.MethodGet, "/v2/agent/{projectId}/job/job_1", nil, nil) //nolint:staticcheck // the point
-	require.ErrorIs(t, err, ErrInvalidInput)
-	_, err = nilClient.Do(context.Background(), http.MethodGet, "/x", nil, nil)
-	require.ErrorIs(t, err, ErrInvalidInput)
 }
 
-func jsonMarshal(s string) (string, error) {
-	b, err := json.Marshal(s)
-	return string(b), err
+// TestNoMethodFollowsARedirectWithTheKey: the API never redirects, and
+// following one would carry the key to wherever Location points (net/http
+// keeps it for another port of the same host). With the default client
+// every method gets the 307 as an *APIError (ErrBadRequest: every answer
+// outside 2xx has a sentinel) after one request; a client of the caller's
+// follows it to another host, which answers 404, and net/http leaves the
+// key behind. The other host never sees the key.
+func TestNoMethodFollowsARedirectWithTheKey(t *testing.T) {
+	t.Parallel()
+	var reached, leaked atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		if r.Header.Get("Authorization") != "" {
+			leaked.Add(1)
+		}
+		http.Error(w, `{"error":"not here"}`, http.StatusNotFound)
+	}))
+	t.Cleanup(elsewhere.Close)
+	target, err := url.Parse(elsewhere.URL)
+	require.NoError(t, err)
+	target.Host = "localhost:" + target.Port() // the same loopback server under another host name
+	var hits atomic.Int32
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Redirect(w, r, target.String()+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(api.Close)
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	for _, m := range methods {
+		for _, own := range []bool{false, true} {
+			var hc *http.Client
+			if own {
+				hc = &http.Client{Transport: tr}
+			}
+			c, err := mintlify.NewClient(mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject), mintlify.WithBaseURL(api.URL),
+				mintlify.WithHTTPClient(hc), mintlify.WithMaxRetries(0))
+			require.NoError(t, err)
+			before, beforeElsewhere := hits.Load(), reached.Load()
+			_, err = m.call(context.Background(), c)
+			if own {
+				assert.ErrorIs(t, err, mintlify.ErrNotFound, "%s: the other host's answer", m.name)
+				assert.Positive(t, reached.Load()-beforeElsewhere, "%s: the redirect was followed", m.name)
+				continue
+			}
+			var apiErr *mintlify.APIError
+			if assert.ErrorAs(t, err, &apiErr, m.name) {
+				assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode, m.name)
+			}
+			assert.ErrorIs(t, err, mintlify.ErrBadRequest, m.name)
+			assert.Equal(t, int32(1), hits.Load()-before, "%s: one request", m.name)
+			assert.Equal(t, beforeElsewhere, reached.Load(), "%s: no redirect followed", m.name)
+		}
+	}
+	assert.Zero(t, leaked.Load(), "the key followed a redirect")
 }

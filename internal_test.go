@@ -1,0 +1,189 @@
+package mintlify
+
+// Tests that must reach inside the package: what no public call can show
+// without sleeping for minutes or sampling thousands of times. Each says
+// which internal it reaches. Everything else tests the public API, in
+// package mintlify_test. The benchmarks of this package share the
+// constants below.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	coreAPIKey    = "mint_sk_live_7hQ2pX9vLr4TzW8mN3bKc5yJ"
+	coreProjectID = "proj_42"
+	coreBaseURL   = "https://api.example.test"
+)
+
+// depFull is a status answer with every field present: BenchmarkPollDeployment
+// measures it, and the external tests decode it as DeploymentAnswer.
+const depFull = `{
+	"_id": "st_1", "projectId": "proj_42",
+	"createdAt": "2026-03-04T05:06:07Z", "endedAt": "2026-03-04T05:08:09.5+01:00",
+	"status": "failure", "summary": "Build failed: 2 broken links",
+	"logs": ["cloning", "building", "error: broken link /a"],
+	"subdomain": "acme", "screenshot": "https://s/1.png", "screenshotLight": "https://s/l.png", "screenshotDark": "https://s/d.png",
+	"author": {"name": "Ada", "avatarUrl": "https://a/ada.png", "githubUserId": 583231},
+	"commit": {"sha": "abc123", "ref": "main", "message": "docs: fix links",
+		"filesChanged": {"added": ["new.mdx"], "modified": ["a.mdx", "b.mdx"], "removed": ["old.mdx"]}},
+	"source": "api"
+}`
+
+// DeploymentAnswer is depFull for the tests of package mintlify_test,
+// which cannot see this package's unexported test names.
+const DeploymentAnswer = depFull
+
+// TestBackoff reaches backoff, the retry layer's wait: its bounds, growth
+// and jitter take thousands of samples, and its extreme bounds would mean
+// sleeping for ages.
+func TestBackoff(t *testing.T) {
+	t.Parallel()
+	withRetryAfter := func(v string) *http.Response {
+		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {v}}}
+	}
+	t.Run("Retry-After seconds is the wait", func(t *testing.T) {
+		assert.Equal(t, 2*time.Second, backoff(time.Millisecond, 10*time.Second, 0, withRetryAfter("2")))
+		assert.Equal(t, time.Duration(0), backoff(time.Millisecond, 10*time.Second, 3, withRetryAfter("0")))
+	})
+	t.Run("Retry-After date is the wait", func(t *testing.T) {
+		at := time.Now().Add(5 * time.Second).UTC().Format(http.TimeFormat)
+		got := backoff(time.Millisecond, 10*time.Second, 0, withRetryAfter(at))
+		assert.InDelta(t, 4500*time.Millisecond, got, float64(1100*time.Millisecond)) // the date has 1s resolution
+	})
+	t.Run("Retry-After is capped at the maximum", func(t *testing.T) {
+		assert.Equal(t, 10*time.Second, backoff(time.Millisecond, 10*time.Second, 0, withRetryAfter("3600")))
+	})
+	t.Run("a bad Retry-After falls back to the backoff", func(t *testing.T) {
+		got := backoff(100*time.Millisecond, 200*time.Millisecond, 0, withRetryAfter("soon"))
+		assert.LessOrEqual(t, got, 200*time.Millisecond)
+	})
+	t.Run("waits stay within the bounds and grow", func(t *testing.T) {
+		const minWait, maxWait = 100 * time.Millisecond, 3 * time.Second
+		for attempt := range 8 {
+			var lo, hi time.Duration = maxWait, 0
+			for range 2000 {
+				d := backoff(minWait, maxWait, attempt, nil)
+				lo, hi = min(lo, d), max(hi, d)
+			}
+			// WithRetryWait documents the bounds of every wait.
+			assert.GreaterOrEqual(t, lo, minWait, "attempt %d: shortest wait", attempt)
+			assert.LessOrEqual(t, hi, maxWait, "attempt %d: longest wait", attempt)
+			ceiling := min(maxWait, minWait<<attempt)
+			assert.Greater(t, hi, ceiling/2, "attempt %d: waits grow with the attempts", attempt)
+		}
+	})
+	t.Run("the first retry is jittered too", func(t *testing.T) {
+		// Clients that fail together (one 503 for everyone) must not all
+		// come back at the same instant.
+		seen := map[time.Duration]bool{}
+		for range 100 {
+			seen[backoff(100*time.Millisecond, 3*time.Second, 0, nil)] = true
+		}
+		assert.Greater(t, len(seen), 1, "every first retry waits the same time")
+	})
+	t.Run("extreme bounds do not overflow", func(t *testing.T) {
+		// WithRetryWait(time.Nanosecond, math.MaxInt64) is accepted by
+		// NewClient, so backoff must not panic on it.
+		for attempt := range 70 {
+			assert.NotPanics(t, func() {
+				d := backoff(time.Nanosecond, time.Duration(1<<63-1), attempt, nil)
+				assert.GreaterOrEqual(t, d, time.Nanosecond)
+			}, "attempt %d", attempt)
+		}
+	})
+}
+
+// recordWaits reaches pollConfig.sleep: it replaces the poller's sleep: the waits are recorded, none is
+// slept.
+func recordWaits(waits *[]time.Duration) PollOption {
+	return func(p *pollConfig) {
+		p.sleep = func(ctx context.Context, d time.Duration) bool {
+			*waits = append(*waits, d)
+			return ctx.Err() == nil
+		}
+	}
+}
+
+// TestPollScheduleGrowsWithJitter (through recordWaits) checks the documented schedule without
+// sleeping: the first wait about the interval, each next one half as long
+// again, every one jittered within 20%, capped at the maximum.
+func TestPollScheduleGrowsWithJitter(t *testing.T) {
+	t.Parallel()
+	const reads = 40
+	var n atomic.Int32
+	mt := httpmock.NewMockTransport()
+	mt.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
+		status := JobActive
+		if n.Add(1) == reads {
+			status = JobCompleted
+		}
+		return httpmock.NewStringResponse(200, `{"id":"job_1","status":"`+string(status)+`"}`), nil
+	})
+	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID(coreProjectID), WithBaseURL(coreBaseURL), WithHTTPClient(&http.Client{Transport: mt}))
+	require.NoError(t, err)
+
+	var waits []time.Duration
+	_, err = c.PollJob(context.Background(), "job_1", recordWaits(&waits)) // the defaults: 5s to 30s
+	require.NoError(t, err)
+	require.Len(t, waits, reads-1)
+
+	nominal := 5 * time.Second
+	distinct := map[time.Duration]bool{}
+	for i, w := range waits {
+		lo, hi := nominal*8/10, nominal*12/10
+		assert.True(t, w >= lo && w <= min(hi, 30*time.Second), "wait %d = %s, want %s..%s", i, w, lo, hi)
+		if nominal < 30*time.Second {
+			distinct[w-nominal] = true // the jitter of the growing waits
+		}
+		nominal = min(nominal+nominal/2, 30*time.Second)
+	}
+	assert.Greater(t, len(distinct), 2, "the waits are jittered, not fixed: %v", waits)
+	assert.Equal(t, 30*time.Second, nominal)
+	assert.Greater(t, waits[3], waits[0]*2, "the waits grow: %v", waits[:4])
+}
+
+// TestRecentKeysWindow and TestRecentKeysSteadyStateDoesNotAllocate reach
+// recentKeys, the walks' memory of rows and cursors: a walk's memory must
+// stay bounded (only the last keys are kept) and allocate nothing per row,
+// which no walk a test can afford shows.
+func TestRecentKeysWindow(t *testing.T) {
+	r := newRecentKeys(3)
+	key := func(i int) uint64 { return hashString(r.seed, fmt.Sprint("/p", i)) }
+	for i := range 10 {
+		assert.False(t, r.check(key(i)), "first sight of %d", i)
+		// The last size keys are remembered...
+		for back := range min(i+1, 3) {
+			assert.True(t, r.check(key(i-back)), "%d after adding %d", i-back, i)
+		}
+	}
+	// ...and nothing older: the memory is bounded.
+	assert.False(t, r.check(key(0)), "0 was forgotten")
+	assert.Len(t, r.set, 3)
+}
+
+func TestRecentKeysSteadyStateDoesNotAllocate(t *testing.T) {
+	r := newRecentKeys(100)
+	keys := make([]uint64, 1000)
+	for i := range keys {
+		keys[i] = hashString(r.seed, fmt.Sprint("/p", i))
+	}
+	for _, k := range keys[:300] {
+		r.check(k)
+	}
+	i := 300
+	allocs := testing.AllocsPerRun(500, func() {
+		r.check(keys[i%len(keys)])
+		i++
+	})
+	assert.Zero(t, allocs)
+}
