@@ -3,7 +3,7 @@ package mintlify
 // What every analytics route shares: the parameters and their query
 // string, dates, and the wire types of visitors and views. Each route
 // lives in its own file (visitors.go, views.go, searches.go, feedback.go,
-// assistant.go) as a route value (pagination.go) and its types.
+// conversations.go) as a route value (pagination.go) and its types.
 //
 // All analytics routes share one quota: 100 requests per organization per
 // hour. The iterators therefore ask for each route's largest page unless
