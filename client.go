@@ -29,6 +29,44 @@ const (
 	EnvBaseURL   = "MINTLIFY_BASE_URL"
 )
 
+// The environment variables NewAssistantClient and NewIndexClient read
+// when an option is not given. Neither reads $MINTLIFY_BASE_URL: that is
+// the admin API's address, and a key sent there would go to the wrong API.
+const (
+	EnvAssistantAPIKey  = "MINTLIFY_ASSISTANT_API_KEY"
+	EnvDomain           = "MINTLIFY_DOMAIN"
+	EnvAssistantBaseURL = "MINTLIFY_ASSISTANT_BASE_URL"
+	EnvIndexAPIKey      = "MINTLIFY_INDEX_API_KEY"
+	EnvIndexBaseURL     = "MINTLIFY_INDEX_BASE_URL"
+)
+
+// apiKind is what tells Mintlify's three APIs apart when a client is
+// built: each has its own key type, environment and address.
+type apiKind struct {
+	name            string // in messages: "admin", "assistant", "Index"
+	prefix          string // of its keys
+	constructor     string // in messages
+	envKey, envBase string
+	defaultBase     string
+}
+
+var (
+	adminAPI     = apiKind{"admin", "mint_", "NewClient", EnvAPIKey, EnvBaseURL, DefaultBaseURL}
+	assistantAPI = apiKind{"assistant", "mint_dsc_", "NewAssistantClient", EnvAssistantAPIKey, EnvAssistantBaseURL, DefaultAssistantBaseURL}
+	indexAPI     = apiKind{"Index", "mint_us_", "NewIndexClient", EnvIndexAPIKey, EnvIndexBaseURL, DefaultIndexBaseURL}
+)
+
+// kindOfKey names the API a key serves by its prefix; admin keys share
+// "mint_" with the others, so the longer prefixes are tried first.
+func kindOfKey(key string) (apiKind, bool) {
+	for _, k := range [...]apiKind{assistantAPI, indexAPI, adminAPI} {
+		if strings.HasPrefix(key, k.prefix) {
+			return k, true
+		}
+	}
+	return apiKind{}, false
+}
+
 const (
 	defaultMaxRetries   = 3
 	defaultRetryWaitMin = 500 * time.Millisecond
@@ -72,6 +110,7 @@ type Option func(*config)
 
 type config struct {
 	apiKey, projectID, baseURL string
+	domain                     string // the assistant API's site (WithDomain)
 	httpClient                 *http.Client
 	maxRetries                 int
 	retryWaitMin, retryWaitMax time.Duration
@@ -136,26 +175,45 @@ func WithResponseObserver(fn func(ctx context.Context, r *Response)) Option {
 }
 
 // NewClient builds a Client. It fails with ErrInvalidInput when the key or
-// the project is missing or malformed, or the base URL is not an absolute
+// the project is missing or malformed (an assistant or Index key
+// included: they serve other APIs), or the base URL is not an absolute
 // http(s) URL; the key never appears in the error.
 func NewClient(opts ...Option) (*Client, error) {
+	cfg := defaults(adminAPI)
+	cfg.projectID = os.Getenv(EnvProjectID)
+	cfg.apply(opts)
+	return newClient(adminAPI, cfg)
+}
+
+// defaults is the configuration of a client of api before its options:
+// its key and address from the environment, the retry defaults.
+func defaults(api apiKind) config {
 	cfg := config{
-		apiKey:       os.Getenv(EnvAPIKey),
-		projectID:    os.Getenv(EnvProjectID),
-		baseURL:      os.Getenv(EnvBaseURL),
+		apiKey:       os.Getenv(api.envKey),
+		baseURL:      os.Getenv(api.envBase),
 		maxRetries:   defaultMaxRetries,
 		retryWaitMin: defaultRetryWaitMin,
 		retryWaitMax: defaultRetryWaitMax,
 	}
 	if cfg.baseURL == "" {
-		cfg.baseURL = DefaultBaseURL
+		cfg.baseURL = api.defaultBase
 	}
+	return cfg
+}
+
+func (cfg *config) apply(opts []Option) {
 	for _, opt := range opts {
 		if opt != nil { // a nil Option (an unset variable, say) changes nothing
-			opt(&cfg)
+			opt(cfg)
 		}
 	}
-	if err := cfg.validate(); err != nil {
+}
+
+// newClient builds the request path of a client of api: every API's calls
+// go through one (send.go), with the same retries, errors, redaction and
+// observers.
+func newClient(api apiKind, cfg config) (*Client, error) {
+	if err := cfg.validate(api); err != nil {
 		return nil, err
 	}
 	scrub := redact.New(cfg.apiKey)
@@ -240,28 +298,39 @@ func (c *Client) Format(f fmt.State, verb rune) {
 	fmt.Fprintf(f, "mintlify.Client{project: %q, baseURL: %q}", c.projectID, c.baseURL)
 }
 
-func (cfg *config) validate() error {
+// validate checks what every client needs: a key of api's kind, sane
+// retry bounds and a User-Agent that can be sent.
+func (cfg *config) validate(api apiKind) error {
 	key := cfg.apiKey
-	switch {
+	switch kind, known := kindOfKey(key); {
 	case key == "":
-		return invalidf("missing API key: use WithAPIKey or set $%s", EnvAPIKey)
+		return invalidf("missing API key: use WithAPIKey or set $%s", api.envKey)
 	case strings.HasPrefix(strings.ToLower(key), "bearer "):
 		return invalidf(`API key starts with "Bearer ": pass the key alone`)
-	case !strings.HasPrefix(key, "mint_"):
-		return invalidf(`API key does not start with "mint_": use an admin key`)
+	case !known:
+		return invalidf("API key does not start with %q: use an %s key", api.prefix, api.name)
+	case kind != api:
+		return invalidf("API key is an %s key (%s...): %s takes an %s key (%s...); use %s", kind.name, kind.prefix, api.constructor, api.name, api.prefix, kind.constructor)
 	case strings.IndexFunc(key, func(r rune) bool { return r <= ' ' || r >= 0x7f }) >= 0:
 		return invalidf("API key contains white space, a control character or non-ASCII text")
 	}
-	if err := checkSegment("project ID", cfg.projectID); err != nil {
-		if cfg.projectID == "" {
-			return invalidf("missing project ID: use WithProjectID or set $%s", EnvProjectID)
+	switch api {
+	case adminAPI:
+		if err := checkSegment("project ID", cfg.projectID); err != nil {
+			if cfg.projectID == "" {
+				return invalidf("missing project ID: use WithProjectID or set $%s", EnvProjectID)
+			}
+			return err
 		}
-		return err
-	}
-	if strings.Contains(cfg.projectID, key) {
-		// $MINTLIFY_PROJECT_ID and $MINTLIFY_API_KEY swapped, say: the ID
-		// shows in URLs, logs and %v of the Client.
-		return invalidf("project ID holds the API key: set the project's ID")
+		if strings.Contains(cfg.projectID, key) {
+			// $MINTLIFY_PROJECT_ID and $MINTLIFY_API_KEY swapped, say: the
+			// ID shows in URLs, logs and %v of the Client.
+			return invalidf("project ID holds the API key: set the project's ID")
+		}
+	case assistantAPI:
+		if err := checkDomain(cfg.domain); err != nil {
+			return err
+		}
 	}
 	if cfg.maxRetries < 0 {
 		return invalidf("max retries %d is negative", cfg.maxRetries)

@@ -1,6 +1,7 @@
 package mintlify
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,51 @@ import (
 // "mint_us_" reaches it, and no other key does. The routes hang below it
 // (".../v1/search").
 const DefaultIndexBaseURL = "https://leaves.mintlify.com/api/universal-search"
+
+// IndexClient calls the Index API with an Index key. It is safe for
+// concurrent use; make one and share it: the organization's limits (10
+// requests a second, 1,000 a day, all keys together) are the API's, not
+// the client's. Its calls go through the same request path as [Client]'s:
+// the same retries, errors, redaction and observers.
+type IndexClient struct {
+	c *Client
+}
+
+// NewIndexClient builds an [IndexClient]. The key comes from WithAPIKey or
+// $MINTLIFY_INDEX_API_KEY and must be an Index key ("mint_us_..."); the
+// address from WithBaseURL or $MINTLIFY_INDEX_BASE_URL, else
+// [DefaultIndexBaseURL] ($MINTLIFY_BASE_URL, the admin API's, is not
+// read). A base URL that ends in the version, ".../v1", is taken without
+// it, as the routes add it. A missing or malformed key fails with
+// ErrInvalidInput before anything is sent; the key never appears in the
+// error.
+func NewIndexClient(opts ...Option) (*IndexClient, error) {
+	cfg := defaults(indexAPI)
+	cfg.apply(opts)
+	c, err := newClient(indexAPI, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.baseURL = strings.TrimSuffix(c.baseURL, "/v1")
+	return &IndexClient{c: c}, nil
+}
+
+// ready refuses a nil or zero IndexClient and a nil context.
+func (x *IndexClient) ready(ctx context.Context) error {
+	if x == nil || x.c == nil {
+		return invalidf("nil or zero IndexClient: make one with NewIndexClient")
+	}
+	return x.c.ready(ctx)
+}
+
+// Format prints the client's base URL, never its key, for every verb.
+func (x *IndexClient) Format(f fmt.State, verb rune) {
+	if x == nil || x.c == nil {
+		fmt.Fprint(f, "<nil>")
+		return
+	}
+	fmt.Fprintf(f, "mintlify.IndexClient{baseURL: %q}", x.c.baseURL)
+}
 
 // The Index routes, relative to the base URL.
 const (

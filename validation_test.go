@@ -155,9 +155,67 @@ func TestStartStaticExportTakesAnyBareHostname(t *testing.T) {
 // clearEnv empties the variables NewClient reads, so that a test does not
 // depend on the environment it runs in.
 func clearEnv(t *testing.T) {
-	t.Setenv(mintlify.EnvAPIKey, "")
-	t.Setenv(mintlify.EnvProjectID, "")
-	t.Setenv(mintlify.EnvBaseURL, "")
+	for _, name := range []string{mintlify.EnvAPIKey, mintlify.EnvProjectID, mintlify.EnvBaseURL,
+		mintlify.EnvAssistantAPIKey, mintlify.EnvDomain, mintlify.EnvAssistantBaseURL,
+		mintlify.EnvIndexAPIKey, mintlify.EnvIndexBaseURL} {
+		t.Setenv(name, "")
+	}
+}
+
+// Each API's constructor takes its own key type only, by prefix, and
+// refuses the others with a message naming the right constructor, never
+// the key.
+func TestConstructorsTakeTheirOwnKeys(t *testing.T) {
+	clearEnv(t)
+	keys := map[string]string{"admin": "mint_admin0123456789", "assistant": "mint_dsc_assistant0123456789", "Index": "mint_us_index0123456789"}
+	build := map[string]func(key string) error{
+		"admin": func(key string) error {
+			_, err := mintlify.NewClient(mintlify.WithAPIKey(key), mintlify.WithProjectID("p"))
+			return err
+		},
+		"assistant": func(key string) error {
+			_, err := mintlify.NewAssistantClient(mintlify.WithAPIKey(key), mintlify.WithDomain("docs.example.com"))
+			return err
+		},
+		"Index": func(key string) error {
+			_, err := mintlify.NewIndexClient(mintlify.WithAPIKey(key))
+			return err
+		},
+	}
+	for api, newClient := range build {
+		for kind, key := range keys {
+			err := newClient(key)
+			if kind == api {
+				assert.NoError(t, err, "%s client, %s key", api, kind)
+				continue
+			}
+			require.ErrorIs(t, err, mintlify.ErrInvalidInput, "%s client, %s key", api, kind)
+			assert.Contains(t, err.Error(), "is an "+kind+" key", "%s client", api)
+			assert.NotContains(t, err.Error(), key[len("mint_")+2:])
+		}
+	}
+}
+
+// The new clients read their own environment, never the admin API's
+// address, and NewAssistantClient needs a hostname-like domain.
+func TestAssistantAndIndexClientsReadTheirEnvironment(t *testing.T) {
+	clearEnv(t)
+	t.Setenv(mintlify.EnvBaseURL, "http://admin.example.test")
+	t.Setenv(mintlify.EnvAssistantAPIKey, "mint_dsc_from_env0123")
+	t.Setenv(mintlify.EnvIndexAPIKey, "mint_us_from_env0123")
+	_, err := mintlify.NewAssistantClient()
+	require.ErrorIs(t, err, mintlify.ErrInvalidInput, "no domain")
+	t.Setenv(mintlify.EnvDomain, "docs.example.com")
+	a, err := mintlify.NewAssistantClient()
+	require.NoError(t, err)
+	assert.Equal(t, `mintlify.AssistantClient{domain: "docs.example.com", baseURL: "`+mintlify.DefaultAssistantBaseURL+`"}`, fmt.Sprint(a))
+	x, err := mintlify.NewIndexClient(mintlify.WithBaseURL("http://127.0.0.1:9/api/universal-search/v1/"))
+	require.NoError(t, err)
+	assert.Equal(t, `mintlify.IndexClient{baseURL: "http://127.0.0.1:9/api/universal-search"}`, fmt.Sprint(x), "a trailing /v1 is dropped")
+	for _, d := range []string{"https://docs.example.com", "docs.example.com/x", "docs.example.com:443", "-docs", "docs..com", "docs example"} {
+		_, err := mintlify.NewAssistantClient(mintlify.WithDomain(d))
+		assert.ErrorIs(t, err, mintlify.ErrInvalidInput, "domain %q", d)
+	}
 }
 
 // firstRequest builds a client from opts, makes one GetJob through it and
