@@ -103,7 +103,7 @@ func (a *app) summaryf(format string, args ...any) {
 	}
 	// The runner shows the summary on the run's page: a key a server
 	// echoed into a link or a summary is redacted there as in the log.
-	text := redact.New(a.redactKey)(fmt.Sprintf(format, args...), false)
+	text := redact.New(a.redactKeys...)(fmt.Sprintf(format, args...), false)
 	if err := a.appendStepFile(path, text); err != nil {
 		a.warnf("the step summary was not written to $GITHUB_STEP_SUMMARY: %v", err)
 	}

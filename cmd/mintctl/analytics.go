@@ -418,7 +418,7 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 		}
 		defer file.abort()
 		// A file gets what stdout would: the same rows, the key redacted.
-		fileOut = redact.NewWriter(file, a.redactKey)
+		fileOut = redact.NewWriter(file, a.redactKeys...)
 		out = fileOut
 	}
 	bw := bufio.NewWriterSize(out, 64<<10)

@@ -120,9 +120,10 @@ func TestEchoedKeyIsNeverShown(t *testing.T) {
 func TestShortKeyIsNotRedacted(t *testing.T) {
 	t.Parallel()
 	env := func(string) (string, bool) { return " short ", true }
-	assert.Empty(t, outputKey(env))
-	env = func(string) (string, bool) { return " " + echoKey + "\n", true }
-	assert.Equal(t, echoKey, outputKey(env))
+	assert.Empty(t, outputKeys(env))
+	env = func(name string) (string, bool) { return " " + echoKey + name + "\n", true }
+	assert.Equal(t, []string{echoKey + mintlify.EnvAPIKey, echoKey + mintlify.EnvAssistantAPIKey, echoKey + mintlify.EnvIndexAPIKey}, outputKeys(env),
+		"every API's key is kept out of the output")
 }
 
 // Text from the server reaches the terminal with its control characters

@@ -27,7 +27,7 @@ func (a *app) writeOutputs(outs ...output) {
 	if path == "" {
 		return
 	}
-	scrub := redact.New(a.redactKey)
+	scrub := redact.New(a.redactKeys...)
 	var b strings.Builder
 	for _, o := range outs {
 		o.value = scrub(o.value, false)

@@ -64,10 +64,10 @@ type app struct {
 	// rawStdout is for a static export's bundle, which comes from the
 	// storage host (never sent the key) and must reach the pipe unaltered.
 	rawStdout, rawStderr io.Writer
-	// redactKey is the key the output must not hold (see outputKey):
-	// everything written goes through a redact.Writer of it.
-	redactKey string
-	lookupEnv func(string) (string, bool)
+	// redactKeys are the keys the output must not hold (see outputKeys):
+	// everything written goes through a redact.Writer of them.
+	redactKeys []string
+	lookupEnv  func(string) (string, bool)
 	// started is set once cobra has parsed flags and arguments: an error
 	// before that is a usage error.
 	started bool
@@ -96,25 +96,29 @@ const defaultMaxRetryWait = 2 * time.Minute
 // hunting for a few common letters would garble every message.
 const minRedactedKey = 8
 
-// outputKey is the key mintctl keeps out of everything it writes:
-// MINTLIFY_API_KEY without surrounding white space, or "" (nothing to
-// redact) when it is too short to be a key.
-func outputKey(lookupEnv func(string) (string, bool)) string {
-	key, _ := lookupEnv(mintlify.EnvAPIKey)
-	if key = strings.TrimSpace(key); len(key) < minRedactedKey {
-		return ""
+// outputKeys are the keys mintctl keeps out of everything it writes: each
+// of MINTLIFY_API_KEY, MINTLIFY_ASSISTANT_API_KEY and
+// MINTLIFY_INDEX_API_KEY without surrounding white space, unless too short
+// to be a key.
+func outputKeys(lookupEnv func(string) (string, bool)) []string {
+	var keys []string
+	for _, name := range []string{mintlify.EnvAPIKey, mintlify.EnvAssistantAPIKey, mintlify.EnvIndexAPIKey} {
+		key, _ := lookupEnv(name)
+		if key = strings.TrimSpace(key); len(key) >= minRedactedKey {
+			keys = append(keys, key)
+		}
 	}
-	return key
+	return keys
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
-	key := outputKey(lookupEnv)
-	rout, rerr := redact.NewWriter(stdout, key), redact.NewWriter(stderr, key)
+	keys := outputKeys(lookupEnv)
+	rout, rerr := redact.NewWriter(stdout, keys...), redact.NewWriter(stderr, keys...)
 	defer rout.Flush()
 	defer rerr.Flush()
 	ghActions, _ := lookupEnv("GITHUB_ACTIONS")
 	a := &app{stdin: stdin, stdout: rout, stderr: rerr, rawStdout: stdout, rawStderr: stderr,
-		redactKey: key, lookupEnv: lookupEnv, term: isTerminal(stderr), ctx: ctx, actions: ghActions == "true"}
+		redactKeys: keys, lookupEnv: lookupEnv, term: isTerminal(stderr), ctx: ctx, actions: ghActions == "true"}
 	stdout, stderr = rout, rerr
 	root := a.rootCommand()
 	root.SetArgs(args)

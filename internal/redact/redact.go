@@ -27,12 +27,34 @@ const minKeyPrefix = 3
 // lives only in the closure, which no fmt verb can print.
 type Scrubber func(s string, cut bool) string
 
-// New returns the scrubber of key. The empty key scrubs nothing.
-func New(key string) Scrubber {
-	if key == "" {
+// New returns the scrubber of keys: a program holding keys of several
+// APIs (admin, assistant, Index) keeps all of them out of what it shows.
+// Empty keys scrub nothing.
+func New(keys ...string) Scrubber {
+	all := formsOfAll(keys)
+	switch len(all) {
+	case 0:
 		return func(s string, _ bool) string { return s }
+	case 1:
+		return all[0].scrub
 	}
-	return formsOf(key).scrub
+	return func(s string, cut bool) string {
+		for _, f := range all {
+			s = f.scrub(s, cut)
+		}
+		return s
+	}
+}
+
+// formsOfAll returns the forms of each non-empty key.
+func formsOfAll(keys []string) []*forms {
+	var all []*forms
+	for _, k := range keys {
+		if k != "" {
+			all = append(all, formsOf(k))
+		}
+	}
+	return all
 }
 
 // forms are the copies of one key that a text may hold.

@@ -130,3 +130,31 @@ func FuzzWriter(f *testing.F) {
 		}
 	})
 }
+
+// Several keys (a program holding an admin and an assistant key): each is
+// scrubbed, by the scrubber and by a writer cut anywhere.
+func TestSeveralKeys(t *testing.T) {
+	const admin, assistant = "mint_admin_0123456789abcdef", "mint_dsc_assistant_0123456789"
+	text := "a=" + admin + " b=" + url.QueryEscape(assistant) + " c=" + assistant[:14]
+	want := "a=" + Redacted + " b=" + Redacted + " c=" + Redacted
+	if got := New(admin, assistant)(text, false); got != want {
+		t.Fatalf("scrubber: got %q, want %q", got, want)
+	}
+	for size := 1; size <= len(text); size++ {
+		var out strings.Builder
+		w := NewWriter(&out, admin, "", assistant)
+		for rest := text; rest != ""; {
+			k := min(size, len(rest))
+			if _, err := w.Write([]byte(rest[:k])); err != nil {
+				t.Fatal(err)
+			}
+			rest = rest[k:]
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Fatalf("writes of %d bytes: got %q, want %q", size, out.String(), want)
+		}
+	}
+}

@@ -13,23 +13,21 @@ import (
 type Writer struct {
 	mu      sync.Mutex
 	w       io.Writer
-	forms   *forms // nil: the empty key, nothing to scrub
+	forms   []*forms // none: no key, nothing to scrub
 	first   [256]bool
 	longest int    // the longest needle's length
 	pending []byte // held back: it could start a copy of the key
 }
 
-// NewWriter returns a Writer that scrubs key from what it passes to w. With
-// the empty key it passes everything on as it is.
-func NewWriter(w io.Writer, key string) *Writer {
-	out := &Writer{w: w}
-	if key == "" {
-		return out
-	}
-	out.forms = formsOf(key)
-	for _, n := range out.forms.needles {
-		out.first[n[0]] = true
-		out.longest = max(out.longest, len(n))
+// NewWriter returns a Writer that scrubs keys from what it passes to w.
+// With no key (or only empty ones) it passes everything on as it is.
+func NewWriter(w io.Writer, keys ...string) *Writer {
+	out := &Writer{w: w, forms: formsOfAll(keys)}
+	for _, f := range out.forms {
+		for _, n := range f.needles {
+			out.first[n[0]] = true
+			out.longest = max(out.longest, len(n))
+		}
 	}
 	return out
 }
@@ -38,7 +36,7 @@ func NewWriter(w io.Writer, key string) *Writer {
 // the key. The tail is held back before anything is scrubbed, so the
 // scrubber sees a copy whole, never the halves of one split by the writes.
 func (w *Writer) Write(p []byte) (int, error) {
-	if w.forms == nil {
+	if len(w.forms) == 0 {
 		return w.w.Write(p)
 	}
 	w.mu.Lock()
@@ -63,9 +61,11 @@ func (w *Writer) heldTail(buf []byte) int {
 			continue
 		}
 		tail := buf[i:]
-		for _, n := range w.forms.needles {
-			if len(tail) < len(n) && n[:len(tail)] == string(tail) {
-				return len(tail)
+		for _, f := range w.forms {
+			for _, n := range f.needles {
+				if len(tail) < len(n) && n[:len(tail)] == string(tail) {
+					return len(tail)
+				}
 			}
 		}
 	}
@@ -77,13 +77,17 @@ func (w *Writer) pass(text []byte) error {
 	if len(text) == 0 {
 		return nil
 	}
-	_, err := io.WriteString(w.w, w.forms.scrub(string(text), false))
+	s := string(text)
+	for _, f := range w.forms {
+		s = f.scrub(s, false)
+	}
+	_, err := io.WriteString(w.w, s)
 	return err
 }
 
 // Flush writes the tail held back, scrubbed: the text ended there.
 func (w *Writer) Flush() error {
-	if w.forms == nil {
+	if len(w.forms) == 0 {
 		return nil
 	}
 	w.mu.Lock()
