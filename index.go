@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -20,11 +21,31 @@ import (
 // (".../v1/search").
 const DefaultIndexBaseURL = "https://leaves.mintlify.com/api/universal-search"
 
-// IndexClient calls the Index API with an Index key. It is safe for
-// concurrent use; make one and share it: the organization's limits (10
-// requests a second, 1,000 a day, all keys together) are the API's, not
-// the client's. Its calls go through the same request path as [Client]'s:
-// the same retries, errors, redaction and observers.
+// IndexClient calls the Index API (Universal Search) with an Index key:
+// [IndexClient.BuildContext], [IndexClient.Search] and
+// [IndexClient.Contents]. It is safe for concurrent use; make one and
+// share it. Its calls go through the same request path as [Client]'s: the
+// same errors (the API's {"error": "..."} body is [APIError].Message),
+// redaction and observers.
+//
+// The three calls are POST requests that change nothing, so each is
+// retried like a GET: on network errors, on 429, 500, 502, 503 and 504,
+// and on an answer cut short or not the documented object. The API
+// allows 10 requests a second and 1,000 a day per organization, every key
+// together ([IndexRequestsPerSecond], [IndexRequestsPerDay]). The SDK
+// spends them with care:
+//
+//   - Input outside the documented ranges is refused before sending, with
+//     ErrInvalidInput: it costs nothing, where the API would answer 400
+//     and still count the request.
+//   - Every HTTP request counts, retries included: a call retried three
+//     times spends four. [WithMaxRetries] bounds that, and
+//     [WithResponseObserver] reports each call's attempts.
+//   - A 429 whose Retry-After is within the client's maximum wait
+//     ([WithRetryWait]; 30 seconds by default, enough for the per-second
+//     limit) is waited out, then retried. A longer one (the day's limit)
+//     is not slept on: the call returns at once with ErrRateLimited and
+//     [APIError].RetryAfter, the wait the API asked for.
 type IndexClient struct {
 	c *Client
 }
@@ -65,6 +86,101 @@ func (x *IndexClient) Format(f fmt.State, verb rune) {
 	fmt.Fprintf(f, "mintlify.IndexClient{baseURL: %q}", x.c.baseURL)
 }
 
+// BuildContext assembles source-cited context for p.Query within a token
+// budget, ready for a model: POST /v1/context. The zero values of p's
+// optional fields are the API's defaults (format "txt", 3,000 tokens). An
+// empty Response with no error means nothing matched or fitted.
+//
+// Each attempt is one request of the organization's 10 a second and 1,000
+// a day (every key together): a retry counts, input refused before
+// sending (ErrInvalidInput) does not. See [IndexClient] for the retries.
+func (x *IndexClient) BuildContext(ctx context.Context, p ContextParams) (*IndexContext, error) {
+	body, err := x.prepare(ctx, p.body)
+	if err != nil {
+		return nil, err
+	}
+	w, err := send[indexContextWire](ctx, x.c, indexRequest(indexPathContext, body))
+	if err != nil {
+		return nil, err
+	}
+	return w.toPublic(), nil
+}
+
+// Search ranks documents for p.Query, best first: POST /v1/search. It
+// answers at most p.NumResults results (1..20, required); their Text is
+// "" unless p.Text or p.MaxCharacters asks for it. Pass a result to
+// [IndexClient.Contents] for its content: a "mintlify" result's ID in
+// IDs, a "web" result's URL in URLs. An answer with more results than
+// asked for is ErrMalformedResponse.
+//
+// Each attempt is one request of the organization's 10 a second and 1,000
+// a day (every key together): a retry counts, input refused before
+// sending (ErrInvalidInput) does not. See [IndexClient] for the retries.
+func (x *IndexClient) Search(ctx context.Context, p IndexSearchParams) (*IndexSearchResult, error) {
+	body, err := x.prepare(ctx, p.body)
+	if err != nil {
+		return nil, err
+	}
+	r := indexRequest(indexPathSearch, body)
+	w, err := send[indexSearchWire](ctx, x.c, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.checkFor(p); err != nil {
+		return nil, x.c.malformed(r, "%v", err)
+	}
+	return w.toPublic(), nil
+}
+
+// Contents fetches pages by ID or URL, at most 20 in all: POST
+// /v1/contents. The API answers partly: Results holds the pages found,
+// and Statuses one entry per item asked for, with "error" and its tag for
+// each it could not fetch. Such a failure is a status, not an error of the
+// call, which succeeds (nil error) even when every item failed; check the
+// statuses. An answer with more statuses or results than items asked for
+// is ErrMalformedResponse.
+//
+// Each attempt is one request of the organization's 10 a second and 1,000
+// a day (every key together), whatever the number of items: a retry
+// counts, input refused before sending (ErrInvalidInput) does not. See
+// [IndexClient] for the retries.
+func (x *IndexClient) Contents(ctx context.Context, p ContentsParams) (*IndexContents, error) {
+	body, err := x.prepare(ctx, p.body)
+	if err != nil {
+		return nil, err
+	}
+	r := indexRequest(indexPathContents, body)
+	w, err := send[indexContentsWire](ctx, x.c, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.checkFor(p); err != nil {
+		return nil, x.c.malformed(r, "%v", err)
+	}
+	return w.toPublic(), nil
+}
+
+// prepare checks the client and the context, then encodes a call's body
+// (checking it against its schema): a failure is ErrInvalidInput, with
+// nothing sent and the key scrubbed from the input the error quotes (a
+// key pasted where a URL belongs, say).
+func (x *IndexClient) prepare(ctx context.Context, body func() ([]byte, error)) ([]byte, error) {
+	if err := x.ready(ctx); err != nil {
+		return nil, err
+	}
+	b, err := body()
+	if err != nil {
+		return nil, x.c.redact(err)
+	}
+	return b, nil
+}
+
+// indexRequest is an Index call: a POST that changes nothing on the
+// server, so it is retried like a GET.
+func indexRequest(path string, body []byte) request {
+	return request{method: http.MethodPost, path: path, body: body, idempotent: true}
+}
+
 // The Index routes, relative to the base URL.
 const (
 	indexPathContext  = "/v1/context"
@@ -72,11 +188,21 @@ const (
 	indexPathContents = "/v1/contents"
 )
 
-// The documented ranges, and the SDK's bounds on an answer.
+// The Index API's documented ranges and limits. The SDK refuses input
+// outside the ranges before sending anything (ErrInvalidInput); the limits
+// are the API's, per organization and every key together: each HTTP
+// request counts, retries included.
 const (
-	indexMaxNumResults    = 20   // numResults 1..20
-	indexMaxTokenBudget   = 6000 // tokenBudget 1..6000
-	indexMaxContentsItems = 20   // ids and urls together
+	IndexMaxNumResults      = 20   // IndexSearchParams.NumResults: 1..20, required
+	IndexMaxTokenBudget     = 6000 // ContextParams.TokenBudget: 1..6000
+	IndexDefaultTokenBudget = 3000 // the API's budget when TokenBudget is 0
+	IndexMaxContentsItems   = 20   // ContentsParams: IDs and URLs together
+	IndexRequestsPerSecond  = 10   // the organization's limit per second
+	IndexRequestsPerDay     = 1000 // the organization's limit per day
+)
+
+// The SDK's bounds on an answer.
+const (
 	// An answer never holds more results or statuses than were asked for,
 	// and no request asks for more than 20: more is a malformed answer,
 	// refused before it is decoded, so a hostile answer costs no memory
@@ -306,8 +432,8 @@ func (p ContextParams) body() ([]byte, error) {
 	default:
 		return nil, invalidf(`Format %s: want "txt" or "json" ("" is "txt")`, indexQuote(format))
 	}
-	if p.TokenBudget < 0 || p.TokenBudget > indexMaxTokenBudget {
-		return nil, invalidf("TokenBudget %d outside 1..%d (0 for the API's default, 3000)", p.TokenBudget, indexMaxTokenBudget)
+	if p.TokenBudget < 0 || p.TokenBudget > IndexMaxTokenBudget {
+		return nil, invalidf("TokenBudget %d outside 1..%d (0 for the API's default, %d)", p.TokenBudget, IndexMaxTokenBudget, IndexDefaultTokenBudget)
 	}
 	if err := indexCheckDomains(p.IncludeDomains, p.ExcludeDomains); err != nil {
 		return nil, err
@@ -328,8 +454,8 @@ func (p IndexSearchParams) body() ([]byte, error) {
 	if err := indexCheckQuery(p.Query); err != nil {
 		return nil, err
 	}
-	if p.NumResults < 1 || p.NumResults > indexMaxNumResults {
-		return nil, invalidf("NumResults %d outside 1..%d (the API requires it)", p.NumResults, indexMaxNumResults)
+	if p.NumResults < 1 || p.NumResults > IndexMaxNumResults {
+		return nil, invalidf("NumResults %d outside 1..%d (the API requires it)", p.NumResults, IndexMaxNumResults)
 	}
 	if p.MaxCharacters < 0 {
 		return nil, invalidf("MaxCharacters %d is negative (0 for no limit)", p.MaxCharacters)
@@ -352,8 +478,8 @@ func (p ContentsParams) body() ([]byte, error) {
 	switch n := len(p.IDs) + len(p.URLs); {
 	case n == 0:
 		return nil, invalidf("no IDs or URLs: name at least one page")
-	case n > indexMaxContentsItems:
-		return nil, invalidf("%d IDs and URLs: at most %d in one request", n, indexMaxContentsItems)
+	case n > IndexMaxContentsItems:
+		return nil, invalidf("%d IDs and URLs: at most %d in one request", n, IndexMaxContentsItems)
 	}
 	for i, id := range p.IDs {
 		if id == "" {

@@ -628,7 +628,7 @@ var doMethods = []method{
 }
 
 // methods is the table.
-var methods = slices.Concat(jobMethods, analyticsMethods, deployMethods, doMethods)
+var methods = slices.Concat(jobMethods, analyticsMethods, deployMethods, doMethods, indexMethods)
 
 func methodNamed(t testing.TB, name string) method {
 	t.Helper()
