@@ -44,6 +44,17 @@
 // nothing new ends the walk with an error after a few requests, and no walk
 // sends more than 1,000 ([WithMaxWalkRequests]).
 //
+// # The Index API
+//
+// An [IndexClient] (an Index key, "mint_us_...": [NewIndexClient]) searches
+// documentation Mintlify hosts and the web, for coding agents:
+// [IndexClient.BuildContext] assembles context for a question within a
+// token budget, [IndexClient.Search] ranks documents and
+// [IndexClient.Contents] fetches them by ID or URL, with a status per
+// item. The API allows 10 requests a second and 1,000 a day per
+// organization: the SDK refuses out-of-range input before sending it, and
+// every retry counts.
+//
 // # Errors
 //
 // Every answer outside 2xx is an [*APIError]; errors.Is matches it against
@@ -60,7 +71,8 @@
 // Requests go through go-retryablehttp with exponential, jittered backoff
 // that honours Retry-After (see [WithMaxRetries] and [WithRetryWait]):
 //
-//   - GETs (and BundleStaticExport, which only mints a link) are retried on
+//   - GETs (and BundleStaticExport, which only mints a link, and the Index
+//     calls, which change nothing) are retried on
 //     network errors, on 429, 500, 502, 503 and 504, and on a 2xx whose
 //     body arrives truncated or is not the documented object.
 //   - Calls that create something (CreateJob, SendMessage, the triggers,
