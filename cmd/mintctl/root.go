@@ -173,6 +173,8 @@ process lists and CI logs):
   MINTLIFY_PROJECT_ID  the project (required)
   MINTLIFY_BASE_URL    another address, such as a mock server (optional)
 
+'mintctl index' uses the Index API's own key instead: see its help.
+
 Results go to stdout, progress and messages to stderr. Text from the server
 (IDs, links, summaries, logs, errors, analytics text) is printed with its
 control characters escaped and can never start a GitHub Actions workflow
@@ -221,6 +223,7 @@ Exit codes:
 	})
 	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.staticExportCommand(), a.mockCommand())
 	root.AddCommand(a.triggerCommands()...)
+	root.AddCommand(a.indexCommand())
 	a.addVersion(root)
 	// cobra's own help and completion commands answer an unknown topic or
 	// shell with text and exit 0: a script would not notice the typo.

@@ -92,6 +92,7 @@ func TestScripts(t *testing.T) {
 				time.Sleep(d)
 			},
 			"mark":    cmdMark,
+			"envfile": cmdEnvFile,
 			"perm":    cmdPerm,
 			"bounded": cmdBounded,
 		},
@@ -107,10 +108,14 @@ func scriptServer(ts *testscript.TestScript) *mockserver.Server {
 }
 
 // mockserver [-job-duration D] [-outcome O] [-seed N] [-previews=false] [-static-export=false]
-// [-fault RULE]... [-fault-seed N] [-no-key] [-no-rate-limits] starts a mock
-// server for the script and points MINTLIFY_* at it. -job-duration times
-// every run: jobs, deployments, previews and static exports.
-// -no-key leaves MINTLIFY_API_KEY unset.
+// [-fault RULE]... [-fault-seed N] [-no-key] [-no-rate-limits]
+// [-no-index-key] [-index-limit N/D] [-index-daily-limit N/D] [-no-index-access]
+// starts a mock server for the script and points MINTLIFY_* at it.
+// -job-duration times every run: jobs, deployments, previews and static
+// exports. -no-key leaves MINTLIFY_API_KEY unset. MINTLIFY_INDEX_API_KEY
+// and MINTLIFY_INDEX_BASE_URL are set too (-no-index-key does not set
+// the key, as -no-key), and MOCK_INDEX_KEY; the -index flags set the
+// Index's limits and access.
 func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! mockserver")
@@ -124,6 +129,23 @@ func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 	faultSeed := fs.Uint64("fault-seed", 1, "")
 	noKey := fs.Bool("no-key", false, "")
 	noLimits := fs.Bool("no-rate-limits", false, "")
+	noIndexKey := fs.Bool("no-index-key", false, "")
+	noIndexAccess := fs.Bool("no-index-access", false, "")
+	var indexOpts []mockserver.Option
+	indexLimit := func(with func(int, time.Duration) mockserver.Option) func(string) error {
+		return func(v string) error {
+			count, window, _ := strings.Cut(v, "/")
+			n, err := strconv.Atoi(count)
+			if err != nil {
+				return err
+			}
+			per, err := time.ParseDuration(window)
+			indexOpts = append(indexOpts, with(n, per))
+			return err
+		}
+	}
+	fs.Func("index-limit", "", indexLimit(mockserver.WithIndexRateLimit))
+	fs.Func("index-daily-limit", "", indexLimit(mockserver.WithIndexDailyRateLimit))
 	var faults []mockserver.FaultRule
 	fs.Func("fault", "", func(s string) error {
 		r, err := mockserver.ParseFault(s)
@@ -145,6 +167,10 @@ func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 	if *noLimits {
 		opts = append(opts, mockserver.WithoutRateLimits())
 	}
+	opts = append(opts, indexOpts...)
+	if *noIndexAccess {
+		opts = append(opts, mockserver.WithoutIndexAccess())
+	}
 	srv := mockserver.New(opts...)
 	ts.Defer(srv.Close)
 	*ts.Value(mockKey{}).(*scriptMock) = scriptMock{srv: srv}
@@ -154,6 +180,36 @@ func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Setenv(mintlify.EnvAPIKey, srv.APIKey())
 	}
 	ts.Setenv("MOCK_KEY", srv.APIKey())
+	ts.Setenv(mintlify.EnvIndexBaseURL, srv.URL()+"/api/universal-search")
+	if !*noIndexKey {
+		ts.Setenv(mintlify.EnvIndexAPIKey, srv.IndexKey())
+	}
+	ts.Setenv("MOCK_INDEX_KEY", srv.IndexKey())
+}
+
+// envfile FILE waits (10s at most) until FILE, written by a background
+// 'mintctl mock -env-file FILE', holds its NAME=value lines, and sets
+// each in the script's environment.
+func cmdEnvFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: envfile FILE")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		data, err := os.ReadFile(ts.MkAbs(args[0]))
+		if err == nil && strings.Contains(string(data), mintlify.EnvProjectID+"=") {
+			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if k, v, ok := strings.Cut(line, "="); ok {
+					ts.Setenv(k, v)
+				}
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s was not written within 10s", args[0])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // requests [ROUTE] N checks that the mock served N API requests (of
