@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -148,4 +150,37 @@ func TestIndexCommandsAsAnActionsStep(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIndexCredentialsFromTheEnvironmentOnly: without
+// MINTLIFY_INDEX_API_KEY (the admin key set or not), or with it empty or
+// another API's key, every index command exits 2 naming what to set, and
+// sends nothing; no flag takes a key.
+func TestIndexCredentialsFromTheEnvironmentOnly(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	t.Cleanup(srv.Close)
+	for _, env := range []map[string]string{
+		{mintlify.EnvIndexBaseURL: srv.URL},
+		{mintlify.EnvIndexBaseURL: srv.URL, mintlify.EnvAPIKey: "mint_admin0123456789", mintlify.EnvBaseURL: srv.URL},
+		{mintlify.EnvIndexBaseURL: srv.URL, mintlify.EnvIndexAPIKey: " "},
+		{mintlify.EnvIndexBaseURL: srv.URL, mintlify.EnvIndexAPIKey: "mint_admin0123456789"},
+		{mintlify.EnvIndexBaseURL: srv.URL, mintlify.EnvIndexAPIKey: "mint_dsc_assistant0123456789"},
+	} {
+		for _, args := range [][]string{{"index", "search", "q"}, {"index", "context", "q"}, {"index", "contents", "a:/b"}} {
+			lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr, lookup)
+			assert.Equal(t, exitUsage, code, "%v %v: %s", env, args, stderr.String())
+			assert.Contains(t, stderr.String(), "mint_us_", "%v: says which key to set", env)
+			assert.Empty(t, stdout.String())
+		}
+	}
+	for _, flag := range []string{"--api-key", "--key", "--index-api-key"} {
+		code := run(context.Background(), []string{"index", "search", flag, "mint_us_x0123456789", "q"}, strings.NewReader(""),
+			io.Discard, io.Discard, func(string) (string, bool) { return "", false })
+		assert.Equal(t, exitUsage, code, "%s is no flag", flag)
+	}
+	assert.Zero(t, hits.Load(), "nothing was sent")
 }
