@@ -173,6 +173,9 @@ process lists and CI logs):
   MINTLIFY_PROJECT_ID  the project (required)
   MINTLIFY_BASE_URL    another address, such as a mock server (optional)
 
+ask and docs use the assistant API's own: MINTLIFY_ASSISTANT_API_KEY,
+MINTLIFY_DOMAIN (and MINTLIFY_ASSISTANT_BASE_URL); see 'mintctl ask --help'.
+
 Results go to stdout, progress and messages to stderr. Text from the server
 (IDs, links, summaries, logs, errors, analytics text) is printed with its
 control characters escaped and can never start a GitHub Actions workflow
@@ -221,6 +224,7 @@ Exit codes:
 	})
 	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.staticExportCommand(), a.mockCommand())
 	root.AddCommand(a.triggerCommands()...)
+	root.AddCommand(a.askCommand(), a.docsCommand()) // the assistant API (assistant.go)
 	a.addVersion(root)
 	// cobra's own help and completion commands answer an unknown topic or
 	// shell with text and exit 0: a script would not notice the typo.

@@ -94,6 +94,7 @@ func TestScripts(t *testing.T) {
 			"mark":    cmdMark,
 			"perm":    cmdPerm,
 			"bounded": cmdBounded,
+			"loadenv": cmdLoadEnv,
 		},
 	})
 }
@@ -108,7 +109,9 @@ func scriptServer(ts *testscript.TestScript) *mockserver.Server {
 
 // mockserver [-job-duration D] [-outcome O] [-seed N] [-previews=false] [-static-export=false]
 // [-fault RULE]... [-fault-seed N] [-no-key] [-no-rate-limits] starts a mock
-// server for the script and points MINTLIFY_* at it. -job-duration times
+// server for the script and points MINTLIFY_* at it (the assistant's
+// MINTLIFY_ASSISTANT_API_KEY, MINTLIFY_DOMAIN and
+// MINTLIFY_ASSISTANT_BASE_URL too). -job-duration times
 // every run: jobs, deployments, previews and static exports.
 // -no-key leaves MINTLIFY_API_KEY unset.
 func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
@@ -154,6 +157,24 @@ func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Setenv(mintlify.EnvAPIKey, srv.APIKey())
 	}
 	ts.Setenv("MOCK_KEY", srv.APIKey())
+	// The assistant API of the same mock (ask, docs).
+	ts.Setenv(mintlify.EnvAssistantAPIKey, srv.AssistantKey())
+	ts.Setenv(mintlify.EnvDomain, srv.Domain())
+	ts.Setenv(mintlify.EnvAssistantBaseURL, srv.URL()+"/discovery")
+	ts.Setenv("ASSISTANT_KEY", srv.AssistantKey())
+}
+
+// loadenv FILE sets the NAME=value lines of FILE (a mock's -env-file) in
+// the script's environment.
+func cmdLoadEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: loadenv FILE")
+	}
+	for line := range strings.Lines(ts.ReadFile(args[0])) {
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok {
+			ts.Setenv(k, v)
+		}
+	}
 }
 
 // requests [ROUTE] N checks that the mock served N API requests (of
