@@ -293,3 +293,34 @@ func TestAskReadsStdin(t *testing.T) {
 	assert.Equal(t, "Is it\nmultiline?", asked)
 	assert.Equal(t, "Yes.\n", stdout.String(), "no thread: no sources, no hint")
 }
+
+// FuzzStreamText: any text, cut into deltas anywhere between runes (a
+// delta is a JSON string, so whole runes), shows as it shows whole, and
+// no line of it runs as a workflow command or holds a raw control
+// character.
+func FuzzStreamText(f *testing.F) {
+	for _, s := range []string{hostile, "::a", " \u2003::b\r\n##[c", "#\r#[", "\r", "plain text\n"} {
+		f.Add(s, uint64(0x9e3779b97f4a7c15))
+	}
+	f.Fuzz(func(t *testing.T, text string, cuts uint64) {
+		text = strings.ToValidUTF8(text, "\ufffd")
+		runes := []rune(text)
+		var deltas []string
+		start := 0
+		for i := 1; i < len(runes); i++ {
+			if cuts>>(i%64)&1 == 1 {
+				deltas = append(deltas, string(runes[start:i]))
+				start = i
+			}
+		}
+		deltas = append(deltas, string(runes[start:]))
+		got, whole := streamed(deltas), streamed([]string{text})
+		if got != whole {
+			t.Fatalf("%q cut as %q shows %q, whole %q", text, deltas, got, whole)
+		}
+		if cmds := runnerCommands(got); len(cmds) > 0 {
+			t.Fatalf("%q shows as %q: the runner would run %q", text, got, cmds[0].line)
+		}
+		checkNoControl(t, "streamed", got)
+	})
+}
