@@ -44,6 +44,17 @@
 // nothing new ends the walk with an error after a few requests, and no walk
 // sends more than 1,000 ([WithMaxWalkRequests]).
 //
+// # The assistant API
+//
+// An [AssistantClient] ([NewAssistantClient], an assistant key
+// "mint_dsc_..." and the site's domain) asks the site's AI assistant:
+// [AssistantClient.Ask] reads one answer to its end, [AssistantClient.Message]
+// returns a [MessageStream] whose [MessageStream.Events] yields the answer
+// as it is written, and [AssistantClient.SearchDocs] and
+// [AssistantClient.GetPageContent] search and read the pages. A message
+// spends credits and is never sent twice. [AssistantProxy] serves the
+// message route to a browser while the key stays on the server.
+//
 // # The Index API
 //
 // An [IndexClient] (an Index key, "mint_us_...": [NewIndexClient]) searches

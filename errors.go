@@ -58,7 +58,7 @@ var (
 // sentinels for the class of failure and errors.As for the fields.
 type APIError struct {
 	StatusCode int
-	Message    string        // the body's "error", or a snippet of a non-JSON body
+	Message    string        // the body's "error" (the assistant API's "message"), or a snippet of a non-JSON body
 	Details    []string      // the body's details[].message
 	RetryAfter time.Duration // from Retry-After, 0 if absent
 	RequestID  string        // from a request-id header, if any

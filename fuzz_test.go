@@ -176,6 +176,14 @@ func FuzzEveryMethod(f *testing.F) {
 		}
 		fuzzCheckError(t, status, body, err)
 		twoXX := status >= 200 && status <= 299
+		if m.stream && status == m.status && !errors.Is(err, mintlify.ErrInvalidInput) {
+			// The answer had begun: a broken one is ErrStream, and the
+			// message was received.
+			if !errors.Is(err, mintlify.ErrStream) && !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, mintlify.ErrOutcomeUnknown) {
+				t.Errorf("%s: a broken %d stream gave %v: want ErrStream, never ErrOutcomeUnknown", m.name, status, err)
+			}
+			return
+		}
 		var we *mintlify.WalkError // a walk's guard against pages that do not advance
 		if twoXX && !errors.Is(err, mintlify.ErrMalformedResponse) && !errors.Is(err, context.DeadlineExceeded) &&
 			!errors.Is(err, errFuzzBudget) && !errors.As(err, &we) {

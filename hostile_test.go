@@ -48,10 +48,15 @@ func TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject(t *testing.T) {
 			"trailing junk": {m.status, m.good + ` {}`, false},
 			"cut short":     {m.status, m.good[:len(m.good)/2], true},
 		}
+		if m.stream {
+			answers = map[string]answer{} // a broken stream is ErrStream: stream_test.go
+		}
 		if !m.do {
 			for name, body := range map[string]string{"{}": `{}`, "null": `null`, "[]": `[]`, "a string": `"ok"`, "a number": `7`,
 				"an error object": `{"error":"oops"}`} {
-				answers[name] = answer{m.status, body, true}
+				if !m.stream && !(m.bareArray && name == "[]") {
+					answers[name] = answer{m.status, body, true}
+				}
 			}
 			for _, k := range m.required {
 				answers[k+" missing"] = answer{m.status, withKey(t, m.good, k, ""), true}
@@ -228,6 +233,8 @@ func TestEveryMethodEndsWithItsContext(t *testing.T) {
 				case name == "stalled 404":
 					assert.ErrorIs(t, err, mintlify.ErrNotFound)
 					assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown)
+				case m.creates && m.stream && (name == "headers then nothing" || name == "a body that never ends"):
+					assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown, "the answer had begun: the message was received")
 				case m.creates:
 					assert.ErrorIs(t, err, mintlify.ErrOutcomeUnknown, "the request was sent")
 				default:
@@ -290,6 +297,9 @@ const echoKey = "mint_sk_<live>&9vLr4+TzW/8mN3bKc5yJ="
 func TestEveryMethodHidesAnEchoedKey(t *testing.T) {
 	t.Parallel()
 	for _, m := range methods {
+		if m.stream {
+			continue // no JSON to echo into: a stream's errors are scrubbed in stream_test.go
+		}
 		var root any
 		require.NoError(t, json.Unmarshal([]byte(m.good), &root))
 		var leaves [][]any
@@ -344,6 +354,9 @@ func TestEveryMethodHidesAKeyEchoedInAnErrorAnswer(t *testing.T) {
 				"HTML": {502, "<html><body><pre>Authorization: Bearer " + echo + "</pre>" + strings.Repeat("x", 150) + echo + "</body></html>"},
 				"text": {429, "Too many requests for Bearer " + echo},
 				"cut":  {m.status, cut},
+			}
+			if m.stream {
+				delete(answers, "cut") // a stream read to its [DONE]: its text is no error
 			}
 			for kind, a := range answers {
 				t.Run(m.name+"/"+form+"/"+kind, func(t *testing.T) {

@@ -85,6 +85,11 @@ type method struct {
 	walk func(ctx context.Context, c *mintlify.Client, offset int, cursor string) iter.Seq2[any, error]
 	page func(rows []int, next string, more bool) string
 	ok   func(v any) string // what a success must hold ("" when it does), for the fuzzer
+
+	// bareArray marks an answer that is a bare JSON array ([] is an empty
+	// success); stream one that is read as it arrives (see
+	// assistant_methods_test.go for the checks that skip it).
+	bareArray, stream bool
 }
 
 // path is the row's route as its call sends it, escaped, for project.
@@ -628,7 +633,7 @@ var doMethods = []method{
 }
 
 // methods is the table.
-var methods = slices.Concat(jobMethods, analyticsMethods, deployMethods, doMethods, indexMethods)
+var methods = slices.Concat(jobMethods, analyticsMethods, deployMethods, doMethods, assistantMethods, indexMethods)
 
 func methodNamed(t testing.TB, name string) method {
 	t.Helper()

@@ -52,6 +52,11 @@ type request struct {
 	polling bool
 	// describe asks do for a Response even without an observer (Client.Do).
 	describe bool
+	// stream, when set, is handed the final answer when it is a 2xx of the
+	// documented status, its body open and unread, instead of having it
+	// decoded: a streamed answer, read as it arrives. It then owns the
+	// body and must close it.
+	stream func(resp *http.Response)
 }
 
 func (r *request) retriedLikeGet() bool {
@@ -145,14 +150,22 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		if want < 0 && (resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent) {
 			return readSuccess(ctx, resp, nil) // Client.Do: an answer without content leaves out as it is
 		}
+		if r.stream != nil {
+			return nil // read by the caller, after do (see request.stream)
+		}
 		return c.scrubCause(readSuccess(ctx, resp, out))
 	})
 
 	// The attempts. Only the final answer counts: the retry layer drains
 	// and closes the others.
 	resp, err := retry.Do(req)
+	handed := false // the body went to r.stream, which closes it
 	if resp != nil {
-		defer resp.Body.Close()
+		defer func() {
+			if !handed {
+				resp.Body.Close()
+			}
+		}()
 	}
 	var info *Response
 	if r.describe || c.observer != nil {
@@ -166,6 +179,10 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		return info, c.redact(c.sendError(&r, cl, err))
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		return info, c.apiError(ctx, r, resp)
+	}
+	if r.stream != nil {
+		handed = true
+		r.stream(resp)
 	}
 	return info, nil
 }

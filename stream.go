@@ -139,19 +139,25 @@ type StreamEvent struct {
 // the site: https://<domain>/<path> when the domain is a host name (it has
 // a dot), https://<domain>.mintlify.site/<path> for a bare site identifier
 // (as the mock serves it). Title is the cited title, else the search
-// result's metadata.title, else "".
+// result's metadata.title, else "". It marshals as {"url", "title",
+// "path"}.
 type Source struct {
-	URL, Title, Path string
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	Path  string `json:"path"`
 }
 
 // Answer is a whole answer, read to its end by [AssistantClient.Ask]: the
 // one-shot case, when nothing is shown before the answer is complete.
 // ThreadID and ThreadKey continue the conversation (see [MessageParams]);
 // FinishReason is the model's ("stop"; "length" when it ran out of room).
+// It marshals with the API's names (threadId, finishReason...).
 type Answer struct {
-	Text                              string
-	Sources                           []Source
-	ThreadID, ThreadKey, FinishReason string
+	Text         string   `json:"text"`
+	Sources      []Source `json:"sources"`
+	ThreadID     string   `json:"threadId"`
+	ThreadKey    string   `json:"threadKey"`
+	FinishReason string   `json:"finishReason"`
 }
 
 // newMessageStream reads body, an answer whose headers are header, for the

@@ -37,6 +37,7 @@ var stepOutputs = map[string][]string{
 	"preview":       {"status_id", "status", "preview_url"},
 	"automation":    {"run_id", "job_id"},
 	"static-export": {"export_id", "status", "bundle_file"},
+	"ask":           {"thread_id"},
 }
 
 // mintctlArgs parses a mintctl command line of a README example as the

@@ -173,7 +173,10 @@ process lists and CI logs):
   MINTLIFY_PROJECT_ID  the project (required)
   MINTLIFY_BASE_URL    another address, such as a mock server (optional)
 
-'mintctl index' uses the Index API's own key instead: see its help.
+ask and docs use the assistant API's own: MINTLIFY_ASSISTANT_API_KEY,
+MINTLIFY_DOMAIN (and MINTLIFY_ASSISTANT_BASE_URL); see 'mintctl ask --help'.
+index uses the Index API's own: MINTLIFY_INDEX_API_KEY (and
+MINTLIFY_INDEX_BASE_URL); see 'mintctl index --help'.
 
 Results go to stdout, progress and messages to stderr. Text from the server
 (IDs, links, summaries, logs, errors, analytics text) is printed with its
@@ -224,6 +227,7 @@ Exit codes:
 	root.AddCommand(a.jobCommand(), a.analyticsCommand(), a.staticExportCommand(), a.mockCommand())
 	root.AddCommand(a.triggerCommands()...)
 	root.AddCommand(a.indexCommand())
+	root.AddCommand(a.askCommand(), a.docsCommand()) // the assistant API (assistant.go)
 	a.addVersion(root)
 	// cobra's own help and completion commands answer an unknown topic or
 	// shell with text and exit 0: a script would not notice the typo.

@@ -115,7 +115,9 @@ func scriptServer(ts *testscript.TestScript) *mockserver.Server {
 // exports. -no-key leaves MINTLIFY_API_KEY unset. MINTLIFY_INDEX_API_KEY
 // and MINTLIFY_INDEX_BASE_URL are set too (-no-index-key does not set
 // the key, as -no-key), and MOCK_INDEX_KEY; the -index flags set the
-// Index's limits and access.
+// Index's limits and access. So are the assistant's
+// MINTLIFY_ASSISTANT_API_KEY, MINTLIFY_DOMAIN and
+// MINTLIFY_ASSISTANT_BASE_URL, and ASSISTANT_KEY.
 func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! mockserver")
@@ -185,6 +187,11 @@ func cmdMockserver(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Setenv(mintlify.EnvIndexAPIKey, srv.IndexKey())
 	}
 	ts.Setenv("MOCK_INDEX_KEY", srv.IndexKey())
+	// The assistant API of the same mock (ask, docs).
+	ts.Setenv(mintlify.EnvAssistantAPIKey, srv.AssistantKey())
+	ts.Setenv(mintlify.EnvDomain, srv.Domain())
+	ts.Setenv(mintlify.EnvAssistantBaseURL, srv.URL()+"/discovery")
+	ts.Setenv("ASSISTANT_KEY", srv.AssistantKey())
 }
 
 // envfile FILE waits (10s at most) until FILE, written by a background
