@@ -27,23 +27,37 @@ const minKeyPrefix = 3
 // lives only in the closure, which no fmt verb can print.
 type Scrubber func(s string, cut bool) string
 
+// afterHashes is what a copy of the key becomes right after "##": the
+// GitHub Actions runner runs "##[" anywhere in a log line as a workflow
+// command, so there the marker opens with a parenthesis instead.
+const afterHashes = "(redacted)"
+
 // New returns the scrubber of keys: a program holding keys of several
 // APIs (admin, assistant, Index) keeps all of them out of what it shows.
 // Empty keys scrub nothing.
 func New(keys ...string) Scrubber {
 	all := formsOfAll(keys)
-	switch len(all) {
-	case 0:
+	if len(all) == 0 {
 		return func(s string, _ bool) string { return s }
-	case 1:
-		return all[0].scrub
 	}
 	return func(s string, cut bool) string {
-		for _, f := range all {
-			s = f.scrub(s, cut)
-		}
-		return s
+		return scrubAll(all, "", s, cut)
 	}
+}
+
+// scrubAll scrubs s of every key's forms. before is the text that came
+// just before s (a writer's last bytes), so that a marker after "##" is
+// written as afterHashes even when the hashes came in an earlier write.
+func scrubAll(all []*forms, before, s string, cut bool) string {
+	out := s
+	for _, f := range all {
+		out = f.scrub(out, cut)
+	}
+	if out == s || !strings.Contains(before+out, "##"+Redacted) {
+		return out
+	}
+	// The two markers have one length: the text before out keeps its place.
+	return strings.ReplaceAll(before+out, "##"+Redacted, "##"+afterHashes)[len(before):]
 }
 
 // formsOfAll returns the forms of each non-empty key.

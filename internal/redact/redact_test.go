@@ -158,3 +158,28 @@ func TestSeveralKeys(t *testing.T) {
 		}
 	}
 }
+
+// A key right after "##" never leaves "##[", which the GitHub Actions
+// runner runs as a workflow command anywhere in a line: not from the
+// scrubber, not from a writer, whichever write the hashes came in.
+func TestMarkerNeverCompletesAWorkflowCommand(t *testing.T) {
+	const key = "mint_hashes_0123456789abcdef"
+	text := "a##" + key + " b ##" + key[:13] + " c #" + key
+	want := "a##(redacted) b ##(redacted) c #[redacted]"
+	if got := New(key)(text, false); got != want {
+		t.Fatalf("scrubber: got %q, want %q", got, want)
+	}
+	assert.Equal(t, "no key ##[here]", New(key)("no key ##[here]", false), "text without a key is left as it is")
+	for size := 1; size <= len(text); size++ {
+		var out strings.Builder
+		w := NewWriter(&out, key)
+		for rest := text; rest != ""; {
+			k := min(size, len(rest))
+			_, err := w.Write([]byte(rest[:k]))
+			require.NoError(t, err)
+			rest = rest[k:]
+		}
+		require.NoError(t, w.Flush())
+		assert.Equal(t, want, out.String(), "writes of %d bytes", size)
+	}
+}

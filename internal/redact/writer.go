@@ -17,6 +17,7 @@ type Writer struct {
 	first   [256]bool
 	longest int    // the longest needle's length
 	pending []byte // held back: it could start a copy of the key
+	last    string // the last two bytes passed on (see scrubAll)
 }
 
 // NewWriter returns a Writer that scrubs keys from what it passes to w.
@@ -77,10 +78,9 @@ func (w *Writer) pass(text []byte) error {
 	if len(text) == 0 {
 		return nil
 	}
-	s := string(text)
-	for _, f := range w.forms {
-		s = f.scrub(s, false)
-	}
+	s := scrubAll(w.forms, w.last, string(text), false)
+	w.last = w.last + s
+	w.last = w.last[max(0, len(w.last)-2):]
 	_, err := io.WriteString(w.w, s)
 	return err
 }
