@@ -41,6 +41,20 @@ func (d *threadData) sort() {
 	d.sorted = true
 }
 
+// addTurn adds turn i of t to the turns, noting whether they are still in
+// order, and takes its two message IDs: the user message's as a cursor,
+// the assistant message's as an ID only.
+func (d *threadData) addTurn(t *Thread, i int) {
+	turn := &t.Turns[i]
+	ref := turnRef{at: turn.Time.UnixNano(), msg: turn.UserMessageID, thread: t, turn: int32(i)}
+	if n := len(d.turns); n > 0 && compareTurns(&ref, &d.turns[n-1]) < 0 {
+		d.sorted = false
+	}
+	d.turns = append(d.turns, ref)
+	d.messages[turn.UserMessageID] = ref.at
+	d.messages[turn.AssistantMessageID] = notACursor
+}
+
 // AddThreads stores threads, all or none, after filling in what may be
 // left out (IDs, caller, response type, resolution status). Times keep
 // only their UTC milliseconds, the precision the routes answer with; a
@@ -77,14 +91,8 @@ func (st *Store) AddThreads(threads []Thread) error {
 		}
 		for _, t := range prepared {
 			d.byID[t.ID] = t
-			for i, turn := range t.Turns {
-				ref := turnRef{at: turn.Time.UnixNano(), msg: turn.UserMessageID, thread: t, turn: int32(i)}
-				if n := len(d.turns); n > 0 && compareTurns(&ref, &d.turns[n-1]) < 0 {
-					d.sorted = false
-				}
-				d.turns = append(d.turns, ref)
-				d.messages[turn.UserMessageID] = ref.at
-				d.messages[turn.AssistantMessageID] = notACursor
+			for i := range t.Turns {
+				d.addTurn(t, i)
 			}
 		}
 		return nil

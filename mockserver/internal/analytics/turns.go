@@ -48,15 +48,7 @@ func (st *Store) AddTurn(id string, caller Caller, turn Turn) error {
 		// set Reset returns to may share the old one. Earlier turn refs keep
 		// pointing at the old value, whose turns are the same.
 		d.byID[t.ID] = t
-		i := len(t.Turns) - 1
-		last := &t.Turns[i]
-		ref := turnRef{at: last.Time.UnixNano(), msg: last.UserMessageID, thread: t, turn: int32(i)}
-		if n := len(d.turns); n > 0 && compareTurns(&ref, &d.turns[n-1]) < 0 {
-			d.sorted = false
-		}
-		d.turns = append(d.turns, ref)
-		d.messages[last.UserMessageID] = ref.at
-		d.messages[last.AssistantMessageID] = notACursor
+		d.addTurn(t, len(t.Turns)-1)
 		return nil
 	})
 }
