@@ -94,11 +94,8 @@ func (s *Server) authorizeAssistant(r *http.Request) (*access.Key, reply, bool) 
 	if k == nil {
 		return nil, unauthorized("invalid API key"), false
 	}
-	switch denial, detail := k.Check(r.Method, r.RemoteAddr, s.Now()); denial {
-	case access.Expired:
-		return nil, unauthorized(detail), false
-	case access.NotFromHere, access.NoScope:
-		return nil, errorReply(http.StatusForbidden, "Forbidden", detail), false
+	if rep, ok := s.checkKey(k, r, "Forbidden"); !ok {
+		return nil, rep, false
 	}
 	if !strings.EqualFold(r.PathValue("domain"), k.Domain) {
 		// The same answer whether the other domain exists or not.

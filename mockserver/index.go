@@ -35,11 +35,8 @@ func (s *Server) authorizeIndex(r *http.Request) (*access.Key, reply, bool) {
 	if k == nil || !s.orgs.IndexAccess(k.Org) {
 		return nil, unauthorized("unknown key, or no Index access"), false
 	}
-	switch denial, detail := k.Check(r.Method, r.RemoteAddr, s.Now()); denial {
-	case access.Expired:
-		return nil, unauthorized(detail), false
-	case access.NotFromHere, access.NoScope:
-		return nil, errorReply(http.StatusForbidden, index.MsgIPNotAllowed, detail), false
+	if rep, ok := s.checkKey(k, r, index.MsgIPNotAllowed); !ok {
+		return nil, rep, false
 	}
 	return k, reply{}, true
 }

@@ -145,11 +145,8 @@ func (s *Server) authorize(r *http.Request, projectID string) (*access.Key, repl
 	if k == nil {
 		return nil, unauthorized("invalid API key"), false
 	}
-	switch denial, detail := k.Check(r.Method, r.RemoteAddr, s.Now()); denial {
-	case access.Expired:
-		return nil, unauthorized(detail), false
-	case access.NotFromHere, access.NoScope:
-		return nil, errorReply(http.StatusForbidden, "Forbidden", detail), false
+	if rep, ok := s.checkKey(k, r, "Forbidden"); !ok {
+		return nil, rep, false
 	}
 	// Routes without a project (deployment status, static export) act
 	// within the key's organization.
@@ -157,6 +154,20 @@ func (s *Server) authorize(r *http.Request, projectID string) (*access.Key, repl
 		return nil, errorReply(http.StatusForbidden, "Forbidden", "this API key has no access to the requested project"), false
 	}
 	return k, reply{}, true
+}
+
+// checkKey applies a known key's own restrictions, the same for every
+// kind of key: an expired key is 401; a request from outside its
+// allowlist, or with a method beyond its scopes, is 403 with the message
+// the key's API gives (forbidden).
+func (s *Server) checkKey(k *access.Key, r *http.Request, forbidden string) (reply, bool) {
+	switch denial, detail := k.Check(r.Method, r.RemoteAddr, s.Now()); denial {
+	case access.Expired:
+		return unauthorized(detail), false
+	case access.NotFromHere, access.NoScope:
+		return errorReply(http.StatusForbidden, forbidden, detail), false
+	}
+	return reply{}, true
 }
 
 // bearer reads the one Bearer token of r; what names the key the route
