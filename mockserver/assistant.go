@@ -259,7 +259,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, rep reply, 
 		if i > 0 && !sleep(r.Context(), s.ctx, delay) {
 			// The client left, or the server is closing: a stream that
 			// ends here must not look complete to whoever still reads it.
-			cutStream(w, rc)
+			cutShort(w, rc)
 			return
 		}
 		if _, err := w.Write(frame); err != nil {
@@ -270,21 +270,6 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, rep reply, 
 		}
 	}
 	if cut {
-		cutStream(w, rc)
+		cutShort(w, rc)
 	}
-}
-
-// cutStream ends a stream without its end: the connection closes after
-// the frames sent (in memory, the body then fails with
-// io.ErrUnexpectedEOF), so no client reads it as a whole answer.
-func cutStream(w http.ResponseWriter, rc *http.ResponseController) {
-	if m, ok := w.(*memWriter); ok {
-		m.truncateAt = len(m.body)
-		return
-	}
-	conn, _, err := rc.Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler) // not hijackable (HTTP/2): abort the stream
-	}
-	_ = conn.Close()
 }

@@ -473,21 +473,29 @@ func closeConn(w http.ResponseWriter, r *http.Request, reset bool) {
 	_ = conn.Close()
 }
 
+// writeTruncated sends the whole answer's headers (its Content-Length
+// included) and the first half of its body, then cuts the connection.
 func writeTruncated(w http.ResponseWriter, rep reply) {
-	half := len(rep.body) / 2
-	if m, ok := w.(*memWriter); ok {
-		m.truncateAt = half
-		writeReply(w, rep)
-		return
-	}
 	setHeaders(w, rep)
 	w.WriteHeader(rep.status)
-	_, _ = w.Write(rep.body[:half])
+	_, _ = w.Write(rep.body[:len(rep.body)/2])
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
+	cutShort(w, rc)
+}
+
+// cutShort ends an answer before its end, a truncated body or a cut
+// stream: the connection closes after what was sent (in memory, the body
+// then fails with io.ErrUnexpectedEOF), so no client reads it as a whole
+// answer.
+func cutShort(w http.ResponseWriter, rc *http.ResponseController) {
+	if m, ok := w.(*memWriter); ok {
+		m.truncateAt = len(m.body)
+		return
+	}
 	conn, _, err := rc.Hijack()
 	if err != nil {
-		panic(http.ErrAbortHandler)
+		panic(http.ErrAbortHandler) // not hijackable (HTTP/2): abort the stream
 	}
 	_ = conn.Close()
 }
