@@ -84,6 +84,14 @@ func (r *rateFlag) Set(v string) error {
 	return nil
 }
 
+// rateVar defines a rate-limit flag, n per window per by default, as
+// fs.Int defines an int flag.
+func rateVar(fs *flag.FlagSet, name string, n int, per time.Duration, usage string) *rateFlag {
+	r := &rateFlag{n, per}
+	fs.Var(r, name, usage)
+	return r
+}
+
 // Run parses args (without the program name), starts the mock server and
 // serves until ctx ends. The banner (URL, key, project) goes to stdout,
 // request logs and flag errors to stderr. For -h it prints the usage to
@@ -98,14 +106,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	jobDuration := fs.Duration("job-duration", 10*time.Second, "how long each run of a job stays active")
 	outcome := fs.String("outcome", "", "outcome of every run: pull-request, no-change or failed (default pull-request)")
 	noLimits := fs.Bool("no-rate-limits", false, "turn the service's rate limits off")
-	analyticsLimit := rateFlag{mockserver.DefaultAnalyticsLimit, mockserver.DefaultLimitWindow}
-	fs.Var(&analyticsLimit, "analytics-limit", "analytics requests per organization, all routes together, as `N/window` (e.g. 100/1h; 0 turns it off)")
-	jobLimit := rateFlag{mockserver.DefaultJobLimit, mockserver.DefaultLimitWindow}
-	fs.Var(&jobLimit, "job-limit", "job creations and follow-ups per project, as `N/window` (e.g. 100/1h; 0 turns it off)")
-	deployLimit := rateFlag{mockserver.DefaultDeployLimit, mockserver.DefaultDeployWindow}
-	fs.Var(&deployLimit, "deploy-limit", "deployment plus automation triggers per organization, as `N/window` (e.g. 10/10s; 0 turns it off)")
-	previewLimit := rateFlag{mockserver.DefaultPreviewLimit, mockserver.DefaultPreviewWindow}
-	fs.Var(&previewLimit, "preview-limit", "preview triggers per organization, as `N/window` (e.g. 5/1m; 0 turns it off)")
+	analyticsLimit := rateVar(fs, "analytics-limit", mockserver.DefaultAnalyticsLimit, mockserver.DefaultLimitWindow, "analytics requests per organization, all routes together, as `N/window` (e.g. 100/1h; 0 turns it off)")
+	jobLimit := rateVar(fs, "job-limit", mockserver.DefaultJobLimit, mockserver.DefaultLimitWindow, "job creations and follow-ups per project, as `N/window` (e.g. 100/1h; 0 turns it off)")
+	deployLimit := rateVar(fs, "deploy-limit", mockserver.DefaultDeployLimit, mockserver.DefaultDeployWindow, "deployment plus automation triggers per organization, as `N/window` (e.g. 10/10s; 0 turns it off)")
+	previewLimit := rateVar(fs, "preview-limit", mockserver.DefaultPreviewLimit, mockserver.DefaultPreviewWindow, "preview triggers per organization, as `N/window` (e.g. 5/1m; 0 turns it off)")
 	previews := fs.Bool("previews", true, "the organization's plan includes preview deployments (false: trigger preview answers 403)")
 	staticExport := fs.Bool("static-export", true, "static export is enabled for the organization (false: starting an export answers 403)")
 	storageAddr := fs.String("storage-addr", "", "address of the storage host that serves export bundles (default: the -addr host, any port)")
@@ -115,16 +119,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	indexKey := fs.String("index-key", "", "Index API key clients must send, starting with mint_us_ (default: random)")
 	streamDelay := fs.Duration("stream-delay", 20*time.Millisecond, "pause between the frames of a streamed assistant answer")
 	indexAccess := fs.Bool("index-access", true, "the organization has Index access (false: its Index keys answer 401)")
-	messageLimit := rateFlag{mockserver.DefaultMessageLimit, time.Hour}
-	fs.Var(&messageLimit, "assistant-limit", "assistant messages per organization, as `N/window` (e.g. 10000/1h; 0 turns it off)")
-	messageIPLimit := rateFlag{mockserver.DefaultMessageIPLimit, mockserver.DailyWindow}
-	fs.Var(&messageIPLimit, "assistant-ip-limit", "assistant messages per client IP address, as `N/window` (e.g. 10000/24h; 0 turns it off)")
-	docsLimit := rateFlag{mockserver.DefaultDocsLimit, time.Hour}
-	fs.Var(&docsLimit, "docs-limit", "docs searches, and apart page content requests, per organization, as `N/window` (e.g. 10000/1h; 0 turns it off)")
-	indexLimit := rateFlag{mockserver.DefaultIndexLimit, time.Second}
-	fs.Var(&indexLimit, "index-limit", "Index requests per organization, every key together, as `N/window` (e.g. 10/1s; 0 turns it off)")
-	indexDailyLimit := rateFlag{mockserver.DefaultIndexDailyLimit, mockserver.DailyWindow}
-	fs.Var(&indexDailyLimit, "index-daily-limit", "Index requests per organization per day, as `N/window` (e.g. 1000/24h; 0 turns it off)")
+	messageLimit := rateVar(fs, "assistant-limit", mockserver.DefaultMessageLimit, time.Hour, "assistant messages per organization, as `N/window` (e.g. 10000/1h; 0 turns it off)")
+	messageIPLimit := rateVar(fs, "assistant-ip-limit", mockserver.DefaultMessageIPLimit, mockserver.DailyWindow, "assistant messages per client IP address, as `N/window` (e.g. 10000/24h; 0 turns it off)")
+	docsLimit := rateVar(fs, "docs-limit", mockserver.DefaultDocsLimit, time.Hour, "docs searches, and apart page content requests, per organization, as `N/window` (e.g. 10000/1h; 0 turns it off)")
+	indexLimit := rateVar(fs, "index-limit", mockserver.DefaultIndexLimit, time.Second, "Index requests per organization, every key together, as `N/window` (e.g. 10/1s; 0 turns it off)")
+	indexDailyLimit := rateVar(fs, "index-daily-limit", mockserver.DefaultIndexDailyLimit, mockserver.DailyWindow, "Index requests per organization per day, as `N/window` (e.g. 1000/24h; 0 turns it off)")
 	var faults faultFlags
 	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed for probabilistic faults")
