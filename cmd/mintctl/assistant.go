@@ -94,7 +94,7 @@ as the step output thread_id (never its key).
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			question, err := a.question(args[0])
+			question, err := a.textArg(args[0], "question", "ask the assistant something")
 			if err != nil {
 				return err
 			}
@@ -118,30 +118,6 @@ as the step output thread_id (never its key).
 	cmd.Flags().StringVar(&threadKey, "thread-key", "", "the key of the thread, which its first answer gave")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole answer as one JSON object")
 	return cmd
-}
-
-// question returns arg, or stdin when arg is "-". An empty question (or
-// white space), or one that is not valid UTF-8, is a usage error before
-// anything is sent (and before credits are spent on it).
-func (a *app) question(arg string) (string, error) {
-	q := arg
-	if arg == "-" {
-		b, err := io.ReadAll(io.LimitReader(a.stdin, maxPrompt+1))
-		if err != nil {
-			return "", fmt.Errorf("reading the question from stdin: %w", err)
-		}
-		if len(b) > maxPrompt {
-			return "", usageErrorf("the question on stdin is longer than %d bytes", maxPrompt)
-		}
-		q = strings.TrimSpace(string(b))
-	}
-	switch {
-	case strings.TrimSpace(q) == "":
-		return "", usageErrorf("empty question: ask the assistant something")
-	case !utf8.ValidString(q):
-		return "", usageErrorf("the question is not valid UTF-8: check the encoding of its source")
-	}
-	return q, nil
 }
 
 // printAnswer prints the answer as it arrives (its text, then its

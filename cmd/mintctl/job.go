@@ -249,33 +249,39 @@ PROMPT "-" reads the prompt from stdin.`,
 	return cmd
 }
 
-// maxPrompt bounds a prompt read from stdin.
+// maxPrompt bounds a prompt or a question read from stdin.
 const maxPrompt = 1 << 20
 
-// prompt returns arg, or stdin when arg is "-". A prompt that is empty
-// (or white space) or not valid UTF-8 is a usage error before anything is
-// sent: JSON would turn each bad byte into U+FFFD, a prompt other than the
-// one given. A prompt that reads like a flag goes after --
-// (mintctl job create -- "$PROMPT").
+// prompt returns a job's prompt: see textArg.
 func (a *app) prompt(arg string) (string, error) {
-	p := arg
+	return a.textArg(arg, "prompt", "give the agent an instruction")
+}
+
+// textArg returns arg, or stdin when arg is "-": a prompt or a question,
+// as what names it. One that is empty (or white space) or not valid UTF-8
+// is a usage error before anything is sent (or any credit spent): JSON
+// would turn each bad byte into U+FFFD, a text other than the one given.
+// emptyHint says what to give instead. A text that reads like a flag goes
+// after -- (mintctl job create -- "$PROMPT").
+func (a *app) textArg(arg, what, emptyHint string) (string, error) {
+	t := arg
 	if arg == "-" {
 		b, err := io.ReadAll(io.LimitReader(a.stdin, maxPrompt+1))
 		if err != nil {
-			return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+			return "", fmt.Errorf("reading the %s from stdin: %w", what, err)
 		}
 		if len(b) > maxPrompt {
-			return "", usageErrorf("the prompt on stdin is longer than %d bytes", maxPrompt)
+			return "", usageErrorf("the %s on stdin is longer than %d bytes", what, maxPrompt)
 		}
-		p = strings.TrimSpace(string(b))
+		t = strings.TrimSpace(string(b))
 	}
 	switch {
-	case strings.TrimSpace(p) == "":
-		return "", usageErrorf("empty prompt: give the agent an instruction")
-	case !utf8.ValidString(p):
-		return "", usageErrorf("the prompt is not valid UTF-8: check the encoding of its source")
+	case strings.TrimSpace(t) == "":
+		return "", usageErrorf("empty %s: %s", what, emptyHint)
+	case !utf8.ValidString(t):
+		return "", usageErrorf("the %s is not valid UTF-8: check the encoding of its source", what)
 	}
-	return p, nil
+	return t, nil
 }
 
 // waitJob polls the job to a terminal status, showing progress, then
