@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -28,12 +27,9 @@ const assistantCredentials = `Credentials come only from the environment, never 
 // only. A missing or empty key or domain is a configuration error (exit
 // 2) before anything is sent.
 func (a *app) assistantClient() (*mintlify.AssistantClient, error) {
-	key, set := a.lookupEnv(mintlify.EnvAssistantAPIKey)
-	switch {
-	case !set:
-		return nil, usageErrorf("%s is not set: set it to an assistant API key (mint_dsc_...); for a local mock server run 'mintctl mock'", mintlify.EnvAssistantAPIKey)
-	case strings.TrimSpace(key) == "":
-		return nil, usageErrorf("%s is set but empty: set it to an assistant API key (mint_dsc_...); in CI, check that the secret exists and is passed to this step", mintlify.EnvAssistantAPIKey)
+	key, err := a.apiKey(mintlify.EnvAssistantAPIKey, "an assistant API key (mint_dsc_...)")
+	if err != nil {
+		return nil, err
 	}
 	domain, _ := a.lookupEnv(mintlify.EnvDomain)
 	switch {
@@ -42,18 +38,8 @@ func (a *app) assistantClient() (*mintlify.AssistantClient, error) {
 	case strings.TrimSpace(domain) != domain:
 		return nil, usageErrorf("%s %q has white space around it: set it to the domain alone", mintlify.EnvDomain, domain)
 	}
-	base, _ := a.lookupEnv(mintlify.EnvAssistantBaseURL)
-	if base == "" {
-		base = mintlify.DefaultAssistantBaseURL
-	}
-	opts := append([]mintlify.Option{
-		mintlify.WithAPIKey(key),
-		mintlify.WithDomain(domain),
-		mintlify.WithBaseURL(base),
-		mintlify.WithUserAgent("mintctl/" + mintlify.Version),
-		mintlify.WithRetryWait(min(500*time.Millisecond, a.maxRetryWait), a.maxRetryWait),
-	}, a.clientOptions()...)
-	c, err := mintlify.NewAssistantClient(opts...)
+	opts := a.clientOptions(key, mintlify.EnvAssistantBaseURL, mintlify.DefaultAssistantBaseURL)
+	c, err := mintlify.NewAssistantClient(append(opts, mintlify.WithDomain(domain))...)
 	if err != nil {
 		return nil, &codeError{exitUsage, err}
 	}

@@ -70,24 +70,11 @@ contents fetches documents by ID or URL.
 // missing or empty key is a configuration error (exit 2) before anything
 // is sent, and so is a key of another API.
 func (a *app) indexClient() (*mintlify.IndexClient, error) {
-	key, set := a.lookupEnv(mintlify.EnvIndexAPIKey)
-	switch {
-	case !set:
-		return nil, usageErrorf("%s is not set: set it to an Index API key (mint_us_...); for a local mock server run 'mintctl mock'", mintlify.EnvIndexAPIKey)
-	case strings.TrimSpace(key) == "":
-		return nil, usageErrorf("%s is set but empty: set it to an Index API key (mint_us_...); in CI, check that the secret exists and is passed to this step", mintlify.EnvIndexAPIKey)
+	key, err := a.apiKey(mintlify.EnvIndexAPIKey, "an Index API key (mint_us_...)")
+	if err != nil {
+		return nil, err
 	}
-	base, _ := a.lookupEnv(mintlify.EnvIndexBaseURL)
-	if base == "" {
-		base = mintlify.DefaultIndexBaseURL
-	}
-	opts := append([]mintlify.Option{
-		mintlify.WithAPIKey(key),
-		mintlify.WithBaseURL(base),
-		mintlify.WithUserAgent("mintctl/" + mintlify.Version),
-		mintlify.WithRetryWait(min(500*time.Millisecond, a.maxRetryWait), a.maxRetryWait),
-	}, a.clientOptions()...)
-	x, err := mintlify.NewIndexClient(opts...)
+	x, err := mintlify.NewIndexClient(a.clientOptions(key, mintlify.EnvIndexBaseURL, mintlify.DefaultIndexBaseURL)...)
 	if err != nil {
 		return nil, &codeError{exitUsage, err}
 	}

@@ -256,12 +256,9 @@ Exit codes:
 // never a silent fallback to a mock server, which would make a CI run
 // from a fork (which gets an empty secret) look green.
 func (a *app) client() (*mintlify.Client, error) {
-	key, set := a.lookupEnv(mintlify.EnvAPIKey)
-	switch {
-	case !set:
-		return nil, usageErrorf("%s is not set: set it to an admin API key (mint_...); for a local mock server run 'mintctl mock'", mintlify.EnvAPIKey)
-	case strings.TrimSpace(key) == "":
-		return nil, usageErrorf("%s is set but empty: set it to an admin API key (mint_...); in CI, check that the secret exists and is passed to this step", mintlify.EnvAPIKey)
+	key, err := a.apiKey(mintlify.EnvAPIKey, "an admin API key (mint_...)")
+	if err != nil {
+		return nil, err
 	}
 	project, set := a.lookupEnv(mintlify.EnvProjectID)
 	source := mintlify.EnvProjectID
@@ -275,23 +272,26 @@ func (a *app) client() (*mintlify.Client, error) {
 		// Sent as is, "  " would reach the API as a project called "%20%20".
 		return nil, usageErrorf("%s %q has white space around it: set it to your project's ID alone", source, project)
 	}
-	opts := []mintlify.Option{
-		mintlify.WithAPIKey(key),
-		mintlify.WithProjectID(project),
-		mintlify.WithUserAgent("mintctl/" + mintlify.Version),
-		mintlify.WithRetryWait(min(500*time.Millisecond, a.maxRetryWait), a.maxRetryWait),
-	}
-	if base, _ := a.lookupEnv(mintlify.EnvBaseURL); base != "" {
-		opts = append(opts, mintlify.WithBaseURL(base))
-	} else {
-		opts = append(opts, mintlify.WithBaseURL(mintlify.DefaultBaseURL))
-	}
-	opts = append(opts, a.clientOptions()...)
-	c, err := mintlify.NewClient(opts...)
+	opts := a.clientOptions(key, mintlify.EnvBaseURL, mintlify.DefaultBaseURL)
+	c, err := mintlify.NewClient(append(opts, mintlify.WithProjectID(project))...)
 	if err != nil {
 		return nil, &codeError{exitUsage, err}
 	}
 	return c, nil
+}
+
+// apiKey reads an API's key from the environment variable env, and only
+// there. A missing or empty key is a configuration error (exit 2) before
+// anything is sent; what names the kind of key the variable should hold.
+func (a *app) apiKey(env, what string) (string, error) {
+	key, set := a.lookupEnv(env)
+	switch {
+	case !set:
+		return "", usageErrorf("%s is not set: set it to %s; for a local mock server run 'mintctl mock'", env, what)
+	case strings.TrimSpace(key) == "":
+		return "", usageErrorf("%s is set but empty: set it to %s; in CI, check that the secret exists and is passed to this step", env, what)
+	}
+	return key, nil
 }
 
 // group makes cmd a command of subcommands that refuses unknown ones with
