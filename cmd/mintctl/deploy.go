@@ -30,18 +30,14 @@ be queued: look before triggering again).`,
   mintctl deploy status --wait 65f1c0ffee0123456789abcd`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.client()
-			if err != nil {
-				return err
-			}
-			ctx, cancel := f.commandContext(cmd.Context())
-			defer cancel()
-			id, err := c.TriggerDeployment(ctx)
-			if err != nil {
-				return f.gaveUp(fmt.Errorf("triggering the deployment: %w", err), "the trigger", "", "")
-			}
-			a.infof("triggered deployment %s", id)
-			return a.followDeployment(ctx, c, id, "", &f)
+			return f.run(a, cmd, func(ctx context.Context, c *mintlify.Client) error {
+				id, err := c.TriggerDeployment(ctx)
+				if err != nil {
+					return f.gaveUp(fmt.Errorf("triggering the deployment: %w", err), "the trigger", "", "")
+				}
+				a.infof("triggered deployment %s", id)
+				return a.followDeployment(ctx, c, id, "", &f)
+			})
 		},
 	}
 	f.register(cmd, true)
@@ -61,13 +57,9 @@ failure.`,
   mintctl deploy status --wait --json 65f1c0ffee0123456789abcd | jq .summary`,
 		Args: exactArgs("STATUS_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.client()
-			if err != nil {
-				return err
-			}
-			ctx, cancel := f.commandContext(cmd.Context())
-			defer cancel()
-			return a.followDeployment(ctx, c, args[0], "", &f)
+			return f.run(a, cmd, func(ctx context.Context, c *mintlify.Client) error {
+				return a.followDeployment(ctx, c, args[0], "", &f)
+			})
 		},
 	}
 	f.register(cmd, true)
@@ -95,18 +87,14 @@ before anything is sent: the API allows 5 previews a minute.`,
 			if err := checkBranch(args[0]); err != nil {
 				return err
 			}
-			c, err := a.client()
-			if err != nil {
-				return err
-			}
-			ctx, cancel := f.commandContext(cmd.Context())
-			defer cancel()
-			p, err := c.TriggerPreview(ctx, args[0])
-			if err != nil {
-				return f.gaveUp(fmt.Errorf("triggering the preview: %w", err), "the trigger", "", "")
-			}
-			a.infof("triggered preview %s of %s at %s", p.StatusID, args[0], p.URL)
-			return a.followDeployment(ctx, c, p.StatusID, p.URL, &f)
+			return f.run(a, cmd, func(ctx context.Context, c *mintlify.Client) error {
+				p, err := c.TriggerPreview(ctx, args[0])
+				if err != nil {
+					return f.gaveUp(fmt.Errorf("triggering the preview: %w", err), "the trigger", "", "")
+				}
+				a.infof("triggered preview %s of %s at %s", p.StatusID, args[0], p.URL)
+				return a.followDeployment(ctx, c, p.StatusID, p.URL, &f)
+			})
 		},
 	}
 	f.register(cmd, true)

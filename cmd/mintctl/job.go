@@ -62,6 +62,18 @@ func (w *waitFlags) pollOptions() []mintlify.PollOption {
 	return []mintlify.PollOption{mintlify.WithPollInterval(w.pollInterval), mintlify.WithMaxPollInterval(max(w.pollInterval, time.Second))}
 }
 
+// run builds the client and calls do with the command's context, which
+// --timeout bounds as a whole (commandContext).
+func (w *waitFlags) run(a *app, cmd *cobra.Command, do func(ctx context.Context, c *mintlify.Client) error) error {
+	c, err := a.client()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := w.commandContext(cmd.Context())
+	defer cancel()
+	return do(ctx, c)
+}
+
 // commandContext bounds the whole command by --timeout: the create or
 // start call, the wait, and a download after it.
 func (w *waitFlags) commandContext(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -140,21 +152,17 @@ look in the dashboard before running the command again.`,
 			if err != nil {
 				return err
 			}
-			c, err := a.client()
-			if err != nil {
-				return err
-			}
-			ctx, cancel := f.commandContext(cmd.Context())
-			defer cancel()
-			job, err := c.CreateJob(ctx, prompt)
-			if err != nil {
-				return f.gaveUp(fmt.Errorf("creating the job: %w", err), "the create", "", "")
-			}
-			if !f.wait {
-				return a.reportJob(job, &f, false)
-			}
-			a.infof("started job %s", job.ID)
-			return a.waitJob(ctx, c, job, &f)
+			return f.run(a, cmd, func(ctx context.Context, c *mintlify.Client) error {
+				job, err := c.CreateJob(ctx, prompt)
+				if err != nil {
+					return f.gaveUp(fmt.Errorf("creating the job: %w", err), "the create", "", "")
+				}
+				if !f.wait {
+					return a.reportJob(job, &f, false)
+				}
+				a.infof("started job %s", job.ID)
+				return a.waitJob(ctx, c, job, &f)
+			})
 		},
 	}
 	f.register(cmd, true)
@@ -198,13 +206,9 @@ timed out (the job goes on: wait again).`,
 		Example: `  mintctl job wait --timeout 30m job_7ugr6fbcqjmykd4kid5f3zpeai`,
 		Args:    exactArgs("ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.client()
-			if err != nil {
-				return err
-			}
-			ctx, cancel := f.commandContext(cmd.Context())
-			defer cancel()
-			return a.waitJob(ctx, c, &mintlify.Job{ID: args[0]}, &f)
+			return f.run(a, cmd, func(ctx context.Context, c *mintlify.Client) error {
+				return a.waitJob(ctx, c, &mintlify.Job{ID: args[0]}, &f)
+			})
 		},
 	}
 	f.register(cmd, false)
@@ -228,21 +232,17 @@ PROMPT "-" reads the prompt from stdin.`,
 			if err != nil {
 				return err
 			}
-			c, err := a.client()
-			if err != nil {
-				return err
-			}
-			ctx, cancel := f.commandContext(cmd.Context())
-			defer cancel()
-			job, err := c.SendMessage(ctx, args[0], prompt)
-			if err != nil {
-				return f.gaveUp(fmt.Errorf("sending the follow-up: %w", err), "the follow-up", "", "")
-			}
-			if !f.wait {
-				return a.reportJob(job, &f, false)
-			}
-			a.infof("sent the follow-up to job %s", job.ID)
-			return a.waitJob(ctx, c, job, &f)
+			return f.run(a, cmd, func(ctx context.Context, c *mintlify.Client) error {
+				job, err := c.SendMessage(ctx, args[0], prompt)
+				if err != nil {
+					return f.gaveUp(fmt.Errorf("sending the follow-up: %w", err), "the follow-up", "", "")
+				}
+				if !f.wait {
+					return a.reportJob(job, &f, false)
+				}
+				a.infof("sent the follow-up to job %s", job.ID)
+				return a.waitJob(ctx, c, job, &f)
+			})
 		},
 	}
 	f.register(cmd, true)

@@ -43,53 +43,50 @@ or "download" is exported with -- before it: mintctl static-export -- status`,
 			if outFile == "-" && f.json {
 				return usageErrorf("--output - and --json both write to stdout: choose one")
 			}
-			c, err := a.client()
-			if err != nil {
-				return err
-			}
-			var file *outputFile
-			if outFile != "" && outFile != "-" {
-				if file, err = createOutput(outFile); err != nil {
+			return f.run(a, cmd, func(ctx context.Context, c *mintlify.Client) error {
+				var file *outputFile
+				if outFile != "" && outFile != "-" {
+					var err error
+					if file, err = createOutput(outFile); err != nil {
+						return err
+					}
+					defer file.abort()
+				}
+				e, err := c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: args[0], Version: version, Paths: paths})
+				if err != nil {
+					return f.gaveUp(fmt.Errorf("starting the static export: %w", err), "the start", "", "")
+				}
+				a.infof("started static export %s", e.ID)
+				if !f.wait && outFile == "" {
+					return a.reportExport(a.stdout, e, &f, false, nil)
+				}
+				done, err := a.waitExport(ctx, c, e, &f)
+				if err != nil {
 					return err
 				}
-				defer file.abort()
-			}
-			ctx, cancel := f.commandContext(cmd.Context())
-			defer cancel()
-			e, err := c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: args[0], Version: version, Paths: paths})
-			if err != nil {
-				return f.gaveUp(fmt.Errorf("starting the static export: %w", err), "the start", "", "")
-			}
-			a.infof("started static export %s", e.ID)
-			if !f.wait && outFile == "" {
-				return a.reportExport(a.stdout, e, &f, false, nil)
-			}
-			done, err := a.waitExport(ctx, c, e, &f)
-			if err != nil {
-				return err
-			}
-			if done.Status != mintlify.StaticExportCompleted || outFile == "" {
+				if done.Status != mintlify.StaticExportCompleted || outFile == "" {
+					w := a.stdout
+					if outFile == "-" {
+						// stdout is for the bundle: a script piping it to a file
+						// must not get this text instead.
+						w = a.stderr
+					}
+					return a.reportExport(w, done, &f, true, nil)
+				}
+				got, err := a.download(ctx, c, done.ID, outFile, file)
+				if err != nil {
+					// The export is done and stays downloadable: say how.
+					a.writeOutputs(exportOutputs(done, nil)...)
+					fmt.Fprintf(a.stderr, "mintctl: static export %s completed; to download it again, run:\n  %s\n",
+						printable(done.ID), printable(shellJoin([]string{"mintctl", "static-export", "download", "--output", outFile, done.ID})))
+					return err
+				}
 				w := a.stdout
 				if outFile == "-" {
-					// stdout is for the bundle: a script piping it to a file
-					// must not get this text instead.
 					w = a.stderr
 				}
-				return a.reportExport(w, done, &f, true, nil)
-			}
-			got, err := a.download(ctx, c, done.ID, outFile, file)
-			if err != nil {
-				// The export is done and stays downloadable: say how.
-				a.writeOutputs(exportOutputs(done, nil)...)
-				fmt.Fprintf(a.stderr, "mintctl: static export %s completed; to download it again, run:\n  %s\n",
-					printable(done.ID), printable(shellJoin([]string{"mintctl", "static-export", "download", "--output", outFile, done.ID})))
-				return err
-			}
-			w := a.stdout
-			if outFile == "-" {
-				w = a.stderr
-			}
-			return a.reportExport(w, done, &f, true, got)
+				return a.reportExport(w, done, &f, true, got)
+			})
 		},
 	}
 	f.register(cmd, true)
@@ -113,24 +110,20 @@ ends: 0 completed, 3 failed.`,
   mintctl static-export status --wait --timeout 1h se_7ugr6fbcqjmykd4kid5f3zpeai`,
 		Args: exactArgs("EXPORT_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.client()
-			if err != nil {
-				return err
-			}
-			ctx, cancel := f.commandContext(cmd.Context())
-			defer cancel()
-			if !f.wait {
-				e, err := c.GetStaticExport(ctx, args[0])
+			return f.run(a, cmd, func(ctx context.Context, c *mintlify.Client) error {
+				if !f.wait {
+					e, err := c.GetStaticExport(ctx, args[0])
+					if err != nil {
+						return err
+					}
+					return a.reportExport(a.stdout, e, &f, false, nil)
+				}
+				done, err := a.waitExport(ctx, c, &mintlify.StaticExport{ID: args[0]}, &f)
 				if err != nil {
 					return err
 				}
-				return a.reportExport(a.stdout, e, &f, false, nil)
-			}
-			done, err := a.waitExport(ctx, c, &mintlify.StaticExport{ID: args[0]}, &f)
-			if err != nil {
-				return err
-			}
-			return a.reportExport(a.stdout, done, &f, true, nil)
+				return a.reportExport(a.stdout, done, &f, true, nil)
+			})
 		},
 	}
 	f.register(cmd, true)
