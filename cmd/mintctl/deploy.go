@@ -125,10 +125,7 @@ func (a *app) followDeployment(ctx context.Context, c *mintlify.Client, id, prev
 			return c.PollDeployment(ctx, id, opts...)
 		})
 	if err != nil {
-		if last.Status != "" {
-			a.writeOutputs(outs(last)...)
-		}
-		return f.gaveUp(err, "deployment "+id, string(last.Status), shellJoin([]string{"mintctl", "deploy", "status", "--wait", id}))
+		return a.waitFailed(f, err, "deployment "+id, string(last.Status), outs(last), "mintctl", "deploy", "status", "--wait", id)
 	}
 	return a.reportDeployment(d, previewURL, f, outs(d), true)
 }
@@ -174,10 +171,7 @@ func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *wai
 		}
 	}
 	if waited && d.Status == mintlify.DeploymentFailed {
-		if d.Summary != "" {
-			return &codeError{exitFailed, fmt.Errorf("deployment %s failed: %s", d.ID, d.Summary)}
-		}
-		return &codeError{exitFailed, fmt.Errorf("deployment %s failed", d.ID)}
+		return failedError("deployment "+d.ID, d.Summary)
 	}
 	return nil
 }

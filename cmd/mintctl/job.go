@@ -117,6 +117,26 @@ func pollShown[T any](a *app, f *waitFlags, what string, start *T, label func(*T
 	return done, last, err
 }
 
+// waitFailed ends a wait that failed. Once the resource was read (status
+// set), the step outputs of the state last seen are still written; the
+// error says what was awaited, its last status and the command that waits
+// again.
+func (a *app) waitFailed(f *waitFlags, err error, what, status string, outs []output, again ...string) error {
+	if status != "" {
+		a.writeOutputs(outs...)
+	}
+	return f.gaveUp(err, what, status, shellJoin(again))
+}
+
+// failedError is the exit code 3 of a run that was awaited and failed,
+// with why, the reason the API gave, when it gave one.
+func failedError(what, why string) error {
+	if why != "" {
+		return &codeError{exitFailed, fmt.Errorf("%s failed: %s", what, why)}
+	}
+	return &codeError{exitFailed, fmt.Errorf("%s failed", what)}
+}
+
 func (a *app) jobCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "job",
@@ -292,10 +312,7 @@ func (a *app) waitJob(ctx context.Context, c *mintlify.Client, job *mintlify.Job
 		func(j *mintlify.Job) string { return string(j.Status) },
 		func(opts ...mintlify.PollOption) (*mintlify.Job, error) { return c.PollJob(ctx, job.ID, opts...) })
 	if err != nil {
-		if last.Status != "" {
-			a.writeOutputs(jobOutputs(last)...)
-		}
-		return f.gaveUp(err, "job "+job.ID, string(last.Status), shellJoin([]string{"mintctl", "job", "wait", job.ID}))
+		return a.waitFailed(f, err, "job "+job.ID, string(last.Status), jobOutputs(last), "mintctl", "job", "wait", job.ID)
 	}
 	return a.reportJob(done, f, true)
 }
@@ -339,7 +356,7 @@ func (a *app) reportJob(j *mintlify.Job, f *waitFlags, waited bool) error {
 	}
 	switch j.Status {
 	case mintlify.JobFailed:
-		return &codeError{exitFailed, fmt.Errorf("job %s failed", j.ID)}
+		return failedError("job "+j.ID, "")
 	case mintlify.JobArchived:
 		return &codeError{exitArchived, fmt.Errorf("job %s was archived", j.ID)}
 	}

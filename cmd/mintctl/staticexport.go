@@ -196,11 +196,8 @@ func (a *app) waitExport(ctx context.Context, c *mintlify.Client, e *mintlify.St
 			return c.PollStaticExport(ctx, e.ID, opts...)
 		})
 	if err != nil {
-		if last.Status != "" {
-			a.writeOutputs(exportOutputs(last, nil)...)
-		}
-		return nil, f.gaveUp(err, "static export "+e.ID, string(last.Status),
-			shellJoin([]string{"mintctl", "static-export", "status", "--wait", e.ID}))
+		return nil, a.waitFailed(f, err, "static export "+e.ID, string(last.Status), exportOutputs(last, nil),
+			"mintctl", "static-export", "status", "--wait", e.ID)
 	}
 	return done, nil
 }
@@ -283,10 +280,7 @@ func (a *app) reportExport(w io.Writer, e *mintlify.StaticExport, f *waitFlags, 
 		return err
 	}
 	if waited && e.Status == mintlify.StaticExportFailed {
-		if e.Error != "" {
-			return &codeError{exitFailed, fmt.Errorf("static export %s failed: %s", e.ID, e.Error)}
-		}
-		return &codeError{exitFailed, fmt.Errorf("static export %s failed", e.ID)}
+		return failedError("static export "+e.ID, e.Error)
 	}
 	return nil
 }
