@@ -64,13 +64,13 @@ or "download" is exported with -- before it: mintctl static-export -- status`,
 				if err != nil {
 					return err
 				}
+				w := a.stdout
+				if outFile == "-" {
+					// stdout is for the bundle: a script piping it to a file
+					// must not get this text instead.
+					w = a.stderr
+				}
 				if done.Status != mintlify.StaticExportCompleted || outFile == "" {
-					w := a.stdout
-					if outFile == "-" {
-						// stdout is for the bundle: a script piping it to a file
-						// must not get this text instead.
-						w = a.stderr
-					}
 					return a.reportExport(w, done, &f, true, nil)
 				}
 				got, err := a.download(ctx, c, done.ID, outFile, file)
@@ -80,10 +80,6 @@ or "download" is exported with -- before it: mintctl static-export -- status`,
 					fmt.Fprintf(a.stderr, "mintctl: static export %s completed; to download it again, run:\n  %s\n",
 						printable(done.ID), printable(shellJoin([]string{"mintctl", "static-export", "download", "--output", outFile, done.ID})))
 					return err
-				}
-				w := a.stdout
-				if outFile == "-" {
-					w = a.stderr
 				}
 				return a.reportExport(w, done, &f, true, got)
 			})
