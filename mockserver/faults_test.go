@@ -506,3 +506,22 @@ func TestRetryAfterZero(t *testing.T) {
 	assert.Equal(t, "1", h.do("GET", visitors, "", mockserver.FaultHeader, "status=429").Header.Get("Retry-After"),
 		"unset still means 1s")
 }
+
+// A HEAD answer has no body to cut: a truncate fault on it ends the answer
+// where its headers end, in memory as over a socket (in memory it read
+// past the empty body and panicked).
+func TestTruncatedHeadAnswerIsEmpty(t *testing.T) {
+	t.Parallel()
+	s := mockserver.Start(t)
+	for name, hc := range map[string]*http.Client{"in memory": s.Client(), "socket": http.DefaultClient} {
+		req, err := http.NewRequest(http.MethodHead, s.URL()+"/v2/agent/"+s.ProjectID()+"/job/job_1", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+s.APIKey())
+		req.Header.Set(mockserver.FaultHeader, "truncate")
+		resp, err := hc.Do(req)
+		require.NoError(t, err, name)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Empty(t, body, name)
+	}
+}

@@ -111,7 +111,7 @@ func (t memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	body := w.body
 	if req.Method == http.MethodHead {
-		body = nil
+		body, w.truncateAt = nil, -1 // no body: nothing to cut
 	}
 	var reader io.Reader = &memBody{data: body, truncateAt: w.truncateAt}
 	if w.slow > 0 {
@@ -177,7 +177,7 @@ type memBody struct {
 func (b *memBody) Read(p []byte) (int, error) {
 	limit := len(b.data)
 	if b.truncateAt >= 0 {
-		limit = b.truncateAt
+		limit = min(b.truncateAt, limit)
 	}
 	if limit == 0 {
 		if b.truncateAt >= 0 {
