@@ -1,6 +1,10 @@
-// Package mintlify is a client for Mintlify's admin API: documentation-
-// editing agent jobs, deployments and previews, automations, static exports,
-// and the analytics export.
+// Package mintlify is a client for Mintlify's three APIs: the admin API
+// (documentation-editing agent jobs, deployments and previews,
+// automations, static exports, and the analytics export), the assistant
+// API (a docs site's AI assistant, streamed, and a proxy that serves it to
+// a browser) and the Index API (search for coding agents). Each takes its
+// own key type and has its own client: [Client], [AssistantClient],
+// [IndexClient].
 //
 // A [Client] addresses one project with an admin key (it starts with
 // "mint_"):
