@@ -390,24 +390,105 @@ func normalHost(scheme, host string) string {
 // proxyRequest is what the proxy reads of a browser's body: the members
 // of the allowlist. Everything else (fp, filter.groups, unknown members)
 // is never read, so it cannot reach upstream.
+//
+// Its arrays decode item by item within their bounds: a decoded item
+// costs its Go value whatever its bytes, so 256 KiB of {} (87,000 empty
+// messages, parts or context items) once cost 15 to 28 MB of allocation
+// per request, before any limit counted it.
 type proxyRequest struct {
-	Messages []struct {
-		ID    string `json:"id"`
-		Role  string `json:"role"`
-		Parts []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"parts"`
-	} `json:"messages"`
+	Messages          proxyMessages `json:"messages"`
 	ThreadID          string        `json:"threadId"`
 	ThreadKey         string        `json:"threadKey"`
 	RetrievalPageSize *float64      `json:"retrievalPageSize"`
-	Context           []contextWire `json:"context"`
+	Context           proxyContext  `json:"context"`
 	CurrentPath       string        `json:"currentPath"`
 	Filter            struct {
 		Version  string `json:"version"`
 		Language string `json:"language"`
 	} `json:"filter"`
+}
+
+type proxyMessage struct {
+	ID    string     `json:"id"`
+	Role  string     `json:"role"`
+	Parts proxyParts `json:"parts"`
+}
+
+type proxyPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// errProxyMessages is a conversation of more than maxProxyMessages.
+var errProxyMessages = errors.New("too many messages")
+
+// proxyMessages holds at most maxProxyMessages: the one after is refused
+// before it is decoded.
+type proxyMessages []proxyMessage
+
+func (m *proxyMessages) UnmarshalJSON(data []byte) error {
+	*m = nil // a repeated key: the last wins, as for any member
+	return eachItem(data, func(dec *json.Decoder, i int) error {
+		if i == maxProxyMessages {
+			return errProxyMessages
+		}
+		*m = append(*m, proxyMessage{})
+		return dec.Decode(&(*m)[i])
+	})
+}
+
+// proxyParts keeps a message's text parts only: the others (tool calls,
+// sources, reasoning of earlier answers) are decoded one at a time and
+// dropped.
+type proxyParts []proxyPart
+
+func (p *proxyParts) UnmarshalJSON(data []byte) error {
+	*p = nil
+	var part proxyPart // one for all: each a fresh one cost an allocation per dropped part
+	return eachItem(data, func(dec *json.Decoder, _ int) error {
+		part = proxyPart{}
+		if err := dec.Decode(&part); err != nil {
+			return err
+		}
+		if part.Type == "text" {
+			*p = append(*p, part)
+		}
+		return nil
+	})
+}
+
+// proxyContext keeps the first maxProxyContext items; the rest must be
+// objects, and are not kept.
+type proxyContext []contextWire
+
+func (c *proxyContext) UnmarshalJSON(data []byte) error {
+	*c = nil
+	return eachItem(data, func(dec *json.Decoder, i int) error {
+		if i >= maxProxyContext {
+			var skip struct{}
+			return dec.Decode(&skip)
+		}
+		*c = append(*c, contextWire{})
+		return dec.Decode(&(*c)[i])
+	})
+}
+
+// eachItem calls item with a decoder at each element of the JSON array
+// data in turn (null holds none).
+func eachItem(data []byte, item func(dec *json.Decoder, i int) error) error {
+	if string(data) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return errors.New("not an array")
+	}
+	for i := 0; dec.More(); i++ {
+		if err := item(dec, i); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rebuildMessage reads a browser's body and builds the upstream one from
@@ -417,16 +498,16 @@ func rebuildMessage(raw []byte) (*messageBody, int, string) {
 	var req proxyRequest
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&req); err != nil {
+		if errors.Is(err, errProxyMessages) {
+			return nil, http.StatusBadRequest, fmt.Sprintf("the conversation holds more than %d messages", maxProxyMessages)
+		}
 		return nil, http.StatusBadRequest, "the request is not the JSON of a chat request"
 	}
 	if dec.More() {
 		return nil, http.StatusBadRequest, "the request holds more than one JSON value"
 	}
-	switch n := len(req.Messages); {
-	case n == 0:
+	if len(req.Messages) == 0 {
 		return nil, http.StatusBadRequest, "the request holds no message"
-	case n > maxProxyMessages:
-		return nil, http.StatusBadRequest, fmt.Sprintf("the conversation holds %d messages: at most %d", n, maxProxyMessages)
 	}
 	body := &messageBody{Messages: make([]messageWire, len(req.Messages))}
 	for i, m := range req.Messages {
@@ -437,10 +518,7 @@ func rebuildMessage(raw []byte) (*messageBody, int, string) {
 		if !plainToken(m.ID) {
 			out.ID = newMessageID()
 		}
-		for _, part := range m.Parts {
-			if part.Type != "text" {
-				continue // tool calls, sources, reasoning of earlier answers
-			}
+		for _, part := range m.Parts { // text parts only: see proxyParts
 			if len(part.Text) > maxProxyPartText {
 				return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("message %d: a text part is larger than %d KiB", i, maxProxyPartText>>10)
 			}
@@ -462,10 +540,7 @@ func rebuildMessage(raw []byte) (*messageBody, int, string) {
 	if size := req.RetrievalPageSize; size != nil {
 		body.RetrievalPageSize = int(math.Min(math.Max(*size, 1), maxProxyPageSize))
 	}
-	for i, c := range req.Context {
-		if i == maxProxyContext {
-			break
-		}
+	for i, c := range req.Context { // at most maxProxyContext: see proxyContext
 		if c.Type != "code" && c.Type != "textSelection" {
 			return nil, http.StatusBadRequest, fmt.Sprintf("context %d: the type must be code or textSelection", i)
 		}
