@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,6 +42,16 @@ const (
 	proxyAllowedMethods   = "POST"
 	proxyAllowedHeaders   = "Content-Type"
 	proxyAllowHeaderValue = "POST, OPTIONS"
+
+	// When the server sets no ReadTimeout (a streaming backend often sets
+	// none, as the chat example), a body that stalls would hold the
+	// handler for ever: the proxy gives it proxyBodyTimeout in all.
+	proxyBodyTimeout = 30 * time.Second
+	// When the server sets no WriteTimeout (a stream must outlive any
+	// fixed one), a browser that stops reading would hold the handler and
+	// the upstream answer for ever: each frame must reach it within
+	// proxyFrameTimeout.
+	proxyFrameTimeout = time.Minute
 )
 
 // proxyRelayedHeaders are the answer's headers a browser gets: the stream's
@@ -99,6 +110,13 @@ var proxyRelayedHeaders = []string{
 // answer that breaks off after it began ends with an AI SDK error chunk.
 // A browser that goes away cancels the upstream request.
 //
+// Slow clients are bounded even on a server without ReadTimeout or
+// WriteTimeout (a streaming backend often sets neither, as a fixed
+// WriteTimeout would cut long answers): a body must arrive within 30
+// seconds (else 408), and each frame of the answer must reach the browser
+// within a minute, or the proxy lets go of it and of the upstream answer.
+// A server's own ReadTimeout or WriteTimeout, when set, is left to act.
+//
 // Upstream calls go through the AssistantClient's request path: its key,
 // its retries (a message is never sent twice: it spends credits), its
 // redaction (no copy of the key reaches the browser, even one upstream
@@ -110,6 +128,8 @@ type AssistantProxy struct {
 	origins  map[string]bool // allowed origins, normalized; nil: the request's own host
 	identity func(*http.Request) (ProxyIdentity, error)
 	limiter  ProxyLimiter // nil: no limit
+
+	bodyTimeout, frameTimeout time.Duration // proxyBodyTimeout, proxyFrameTimeout; tests shorten them
 }
 
 // ProxyIdentity is who a browser's request speaks for, as your backend
@@ -213,7 +233,8 @@ func NewAssistantProxy(c *AssistantClient, opts ...ProxyOption) (*AssistantProxy
 	if cfg.optionError != nil {
 		return nil, cfg.optionError
 	}
-	p := &AssistantProxy{client: c, identity: cfg.identity, limiter: cfg.limiter}
+	p := &AssistantProxy{client: c, identity: cfg.identity, limiter: cfg.limiter,
+		bodyTimeout: proxyBodyTimeout, frameTimeout: proxyFrameTimeout}
 	if cfg.originsSet {
 		p.origins = make(map[string]bool, len(cfg.origins))
 		for _, o := range cfg.origins {
@@ -236,6 +257,7 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		proxyFail(w, http.StatusInternalServerError, "the assistant proxy is not configured: make it with NewAssistantProxy")
 		return
 	}
+	liftDeadline := p.bodyDeadline(w, r)
 	origin := r.Header.Get("Origin")
 	switch r.Method {
 	case http.MethodPost:
@@ -268,14 +290,21 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxProxyBody))
 	if err != nil {
+		// Closed, the rest is not drained before the answer: the
+		// connection closes after it.
+		_ = r.Body.Close()
 		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		switch {
+		case errors.As(err, &tooLarge):
 			proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d KiB", maxProxyBody>>10))
-			return
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			proxyFail(w, http.StatusRequestTimeout, "the request body did not arrive in time")
+		default:
+			proxyFail(w, http.StatusBadRequest, "the request body could not be read")
 		}
-		proxyFail(w, http.StatusBadRequest, "the request body could not be read")
 		return
 	}
+	liftDeadline()
 	body, status, msg := rebuildMessage(raw)
 	if status != 0 {
 		proxyFail(w, status, msg)
@@ -325,6 +354,23 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.relay(w, r, resp)
+}
+
+// bodyDeadline gives the request's body p.bodyTimeout to arrive, on a
+// server without a ReadTimeout of its own: a body that stalls (slowloris)
+// would otherwise hold the handler, or after a refusal the server's
+// draining of the rest, for ever. The returned func lifts the deadline
+// once the body is in, so that it cannot end the answer.
+func (p *AssistantProxy) bodyDeadline(w http.ResponseWriter, r *http.Request) (lift func()) {
+	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if srv != nil && srv.ReadTimeout > 0 || p.bodyTimeout <= 0 {
+		return func() {} // the server's own bound holds
+	}
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(p.bodyTimeout)) != nil {
+		return func() {} // a writer without deadlines (a test recorder, a wrapper)
+	}
+	return func() { _ = rc.SetReadDeadline(time.Time{}) }
 }
 
 // preflight answers a browser's CORS preflight: 204 with the allowed
@@ -635,13 +681,35 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 		h.Set("Content-Type", "text/event-stream")
 	}
 	h.Set("X-Accel-Buffering", "no") // a reverse proxy in front must not hold the answer back
-	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	flush := func() bool {
 		err := rc.Flush()
 		return err == nil || errors.Is(err, http.ErrNotSupported) // a writer that cannot flush still gets it all
 	}
-	if !flush() {
+	// A browser that stops reading would block a write, and hold upstream's
+	// answer open, for as long as the connection lives. On a server
+	// without a WriteTimeout (which would cut any long answer), each write
+	// gets p.frameTimeout to reach it; the deadline is lifted after each
+	// (waiting for upstream's next frame is no stall, and under HTTP/2 a
+	// deadline that passes resets the stream even between writes).
+	arm, disarm := func() {}, func() {}
+	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if (srv == nil || srv.WriteTimeout <= 0) && p.frameTimeout > 0 && rc.SetWriteDeadline(time.Time{}) == nil {
+		arm = func() { _ = rc.SetWriteDeadline(time.Now().Add(p.frameTimeout)) }
+		disarm = func() { _ = rc.SetWriteDeadline(time.Time{}) }
+	}
+	send := func(frame []byte) bool {
+		arm()
+		defer disarm()
+		if frame != nil {
+			if _, err := w.Write(frame); err != nil {
+				return false
+			}
+		}
+		return flush()
+	}
+	w.WriteHeader(http.StatusOK)
+	if !send(nil) {
 		return
 	}
 	frames := streamFrames{r: bufio.NewReaderSize(resp.Body, streamReadBuffer), max: maxStreamFrame}
@@ -652,13 +720,12 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 			if r.Context().Err() == nil {
 				// Cut, or a frame too large: the browser's chat client shows
 				// an error rather than a partial answer as a whole one.
-				_, _ = w.Write([]byte(proxyBrokenFrame))
-				flush()
+				send([]byte(proxyBrokenFrame))
 			}
 			return
 		}
 		out = appendFrame(out[:0], p.client.scrub(string(data)))
-		if _, err := w.Write(out); err != nil || !flush() {
+		if !send(out) {
 			return
 		}
 		if string(data) == "[DONE]" {
