@@ -167,6 +167,12 @@ type proxyConfig struct {
 // Host: name your own site too if its pages call the proxy. "*" is
 // refused: any web page could then spend your credits through your
 // visitors' browsers.
+//
+// Name them whenever the network is the proxy's only gate (an intranet,
+// a VPN, no [WithProxyIdentity]): the default trusts the Host a request
+// names, and a page on the internet can name its own by DNS rebinding
+// (its name pointed at your proxy's address), reach the proxy through a
+// visitor's browser, and pass the default check.
 func WithAllowedOrigins(origins ...string) ProxyOption {
 	return func(c *proxyConfig) { c.origins, c.originsSet = append(c.origins, origins...), true }
 }
