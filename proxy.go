@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,6 +42,16 @@ const (
 	proxyAllowedMethods   = "POST"
 	proxyAllowedHeaders   = "Content-Type"
 	proxyAllowHeaderValue = "POST, OPTIONS"
+
+	// When the server sets no ReadTimeout (a streaming backend often sets
+	// none, as the chat example), a body that stalls would hold the
+	// handler for ever: the proxy gives it proxyBodyTimeout in all.
+	proxyBodyTimeout = 30 * time.Second
+	// When the server sets no WriteTimeout (a stream must outlive any
+	// fixed one), a browser that stops reading would hold the handler and
+	// the upstream answer for ever: each frame must reach it within
+	// proxyFrameTimeout.
+	proxyFrameTimeout = time.Minute
 )
 
 // proxyRelayedHeaders are the answer's headers a browser gets: the stream's
@@ -99,6 +110,13 @@ var proxyRelayedHeaders = []string{
 // answer that breaks off after it began ends with an AI SDK error chunk.
 // A browser that goes away cancels the upstream request.
 //
+// Slow clients are bounded even on a server without ReadTimeout or
+// WriteTimeout (a streaming backend often sets neither, as a fixed
+// WriteTimeout would cut long answers): a body must arrive within 30
+// seconds (else 408), and each frame of the answer must reach the browser
+// within a minute, or the proxy lets go of it and of the upstream answer.
+// A server's own ReadTimeout or WriteTimeout, when set, is left to act.
+//
 // Upstream calls go through the AssistantClient's request path: its key,
 // its retries (a message is never sent twice: it spends credits), its
 // redaction (no copy of the key reaches the browser, even one upstream
@@ -110,6 +128,8 @@ type AssistantProxy struct {
 	origins  map[string]bool // allowed origins, normalized; nil: the request's own host
 	identity func(*http.Request) (ProxyIdentity, error)
 	limiter  ProxyLimiter // nil: no limit
+
+	bodyTimeout, frameTimeout time.Duration // proxyBodyTimeout, proxyFrameTimeout; tests shorten them
 }
 
 // ProxyIdentity is who a browser's request speaks for, as your backend
@@ -147,6 +167,12 @@ type proxyConfig struct {
 // Host: name your own site too if its pages call the proxy. "*" is
 // refused: any web page could then spend your credits through your
 // visitors' browsers.
+//
+// Name them whenever the network is the proxy's only gate (an intranet,
+// a VPN, no [WithProxyIdentity]): the default trusts the Host a request
+// names, and a page on the internet can name its own by DNS rebinding
+// (its name pointed at your proxy's address), reach the proxy through a
+// visitor's browser, and pass the default check.
 func WithAllowedOrigins(origins ...string) ProxyOption {
 	return func(c *proxyConfig) { c.origins, c.originsSet = append(c.origins, origins...), true }
 }
@@ -213,7 +239,8 @@ func NewAssistantProxy(c *AssistantClient, opts ...ProxyOption) (*AssistantProxy
 	if cfg.optionError != nil {
 		return nil, cfg.optionError
 	}
-	p := &AssistantProxy{client: c, identity: cfg.identity, limiter: cfg.limiter}
+	p := &AssistantProxy{client: c, identity: cfg.identity, limiter: cfg.limiter,
+		bodyTimeout: proxyBodyTimeout, frameTimeout: proxyFrameTimeout}
 	if cfg.originsSet {
 		p.origins = make(map[string]bool, len(cfg.origins))
 		for _, o := range cfg.origins {
@@ -236,6 +263,7 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		proxyFail(w, http.StatusInternalServerError, "the assistant proxy is not configured: make it with NewAssistantProxy")
 		return
 	}
+	liftDeadline := p.bodyDeadline(w, r)
 	origin := r.Header.Get("Origin")
 	switch r.Method {
 	case http.MethodPost:
@@ -268,14 +296,21 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxProxyBody))
 	if err != nil {
+		// Closed, the rest is not drained before the answer: the
+		// connection closes after it.
+		_ = r.Body.Close()
 		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		switch {
+		case errors.As(err, &tooLarge):
 			proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d KiB", maxProxyBody>>10))
-			return
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			proxyFail(w, http.StatusRequestTimeout, "the request body did not arrive in time")
+		default:
+			proxyFail(w, http.StatusBadRequest, "the request body could not be read")
 		}
-		proxyFail(w, http.StatusBadRequest, "the request body could not be read")
 		return
 	}
+	liftDeadline()
 	body, status, msg := rebuildMessage(raw)
 	if status != 0 {
 		proxyFail(w, status, msg)
@@ -325,6 +360,23 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.relay(w, r, resp)
+}
+
+// bodyDeadline gives the request's body p.bodyTimeout to arrive, on a
+// server without a ReadTimeout of its own: a body that stalls (slowloris)
+// would otherwise hold the handler, or after a refusal the server's
+// draining of the rest, for ever. The returned func lifts the deadline
+// once the body is in, so that it cannot end the answer.
+func (p *AssistantProxy) bodyDeadline(w http.ResponseWriter, r *http.Request) (lift func()) {
+	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if srv != nil && srv.ReadTimeout > 0 || p.bodyTimeout <= 0 {
+		return func() {} // the server's own bound holds
+	}
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(p.bodyTimeout)) != nil {
+		return func() {} // a writer without deadlines (a test recorder, a wrapper)
+	}
+	return func() { _ = rc.SetReadDeadline(time.Time{}) }
 }
 
 // preflight answers a browser's CORS preflight: 204 with the allowed
@@ -390,24 +442,105 @@ func normalHost(scheme, host string) string {
 // proxyRequest is what the proxy reads of a browser's body: the members
 // of the allowlist. Everything else (fp, filter.groups, unknown members)
 // is never read, so it cannot reach upstream.
+//
+// Its arrays decode item by item within their bounds: a decoded item
+// costs its Go value whatever its bytes, so 256 KiB of {} (87,000 empty
+// messages, parts or context items) once cost 15 to 28 MB of allocation
+// per request, before any limit counted it.
 type proxyRequest struct {
-	Messages []struct {
-		ID    string `json:"id"`
-		Role  string `json:"role"`
-		Parts []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"parts"`
-	} `json:"messages"`
+	Messages          proxyMessages `json:"messages"`
 	ThreadID          string        `json:"threadId"`
 	ThreadKey         string        `json:"threadKey"`
 	RetrievalPageSize *float64      `json:"retrievalPageSize"`
-	Context           []contextWire `json:"context"`
+	Context           proxyContext  `json:"context"`
 	CurrentPath       string        `json:"currentPath"`
 	Filter            struct {
 		Version  string `json:"version"`
 		Language string `json:"language"`
 	} `json:"filter"`
+}
+
+type proxyMessage struct {
+	ID    string     `json:"id"`
+	Role  string     `json:"role"`
+	Parts proxyParts `json:"parts"`
+}
+
+type proxyPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// errProxyMessages is a conversation of more than maxProxyMessages.
+var errProxyMessages = errors.New("too many messages")
+
+// proxyMessages holds at most maxProxyMessages: the one after is refused
+// before it is decoded.
+type proxyMessages []proxyMessage
+
+func (m *proxyMessages) UnmarshalJSON(data []byte) error {
+	*m = nil // a repeated key: the last wins, as for any member
+	return eachItem(data, func(dec *json.Decoder, i int) error {
+		if i == maxProxyMessages {
+			return errProxyMessages
+		}
+		*m = append(*m, proxyMessage{})
+		return dec.Decode(&(*m)[i])
+	})
+}
+
+// proxyParts keeps a message's text parts only: the others (tool calls,
+// sources, reasoning of earlier answers) are decoded one at a time and
+// dropped.
+type proxyParts []proxyPart
+
+func (p *proxyParts) UnmarshalJSON(data []byte) error {
+	*p = nil
+	var part proxyPart // one for all: each a fresh one cost an allocation per dropped part
+	return eachItem(data, func(dec *json.Decoder, _ int) error {
+		part = proxyPart{}
+		if err := dec.Decode(&part); err != nil {
+			return err
+		}
+		if part.Type == "text" {
+			*p = append(*p, part)
+		}
+		return nil
+	})
+}
+
+// proxyContext keeps the first maxProxyContext items; the rest must be
+// objects, and are not kept.
+type proxyContext []contextWire
+
+func (c *proxyContext) UnmarshalJSON(data []byte) error {
+	*c = nil
+	return eachItem(data, func(dec *json.Decoder, i int) error {
+		if i >= maxProxyContext {
+			var skip struct{}
+			return dec.Decode(&skip)
+		}
+		*c = append(*c, contextWire{})
+		return dec.Decode(&(*c)[i])
+	})
+}
+
+// eachItem calls item with a decoder at each element of the JSON array
+// data in turn (null holds none).
+func eachItem(data []byte, item func(dec *json.Decoder, i int) error) error {
+	if string(data) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return errors.New("not an array")
+	}
+	for i := 0; dec.More(); i++ {
+		if err := item(dec, i); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rebuildMessage reads a browser's body and builds the upstream one from
@@ -417,16 +550,16 @@ func rebuildMessage(raw []byte) (*messageBody, int, string) {
 	var req proxyRequest
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&req); err != nil {
+		if errors.Is(err, errProxyMessages) {
+			return nil, http.StatusBadRequest, fmt.Sprintf("the conversation holds more than %d messages", maxProxyMessages)
+		}
 		return nil, http.StatusBadRequest, "the request is not the JSON of a chat request"
 	}
 	if dec.More() {
 		return nil, http.StatusBadRequest, "the request holds more than one JSON value"
 	}
-	switch n := len(req.Messages); {
-	case n == 0:
+	if len(req.Messages) == 0 {
 		return nil, http.StatusBadRequest, "the request holds no message"
-	case n > maxProxyMessages:
-		return nil, http.StatusBadRequest, fmt.Sprintf("the conversation holds %d messages: at most %d", n, maxProxyMessages)
 	}
 	body := &messageBody{Messages: make([]messageWire, len(req.Messages))}
 	for i, m := range req.Messages {
@@ -437,10 +570,7 @@ func rebuildMessage(raw []byte) (*messageBody, int, string) {
 		if !plainToken(m.ID) {
 			out.ID = newMessageID()
 		}
-		for _, part := range m.Parts {
-			if part.Type != "text" {
-				continue // tool calls, sources, reasoning of earlier answers
-			}
+		for _, part := range m.Parts { // text parts only: see proxyParts
 			if len(part.Text) > maxProxyPartText {
 				return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("message %d: a text part is larger than %d KiB", i, maxProxyPartText>>10)
 			}
@@ -462,10 +592,7 @@ func rebuildMessage(raw []byte) (*messageBody, int, string) {
 	if size := req.RetrievalPageSize; size != nil {
 		body.RetrievalPageSize = int(math.Min(math.Max(*size, 1), maxProxyPageSize))
 	}
-	for i, c := range req.Context {
-		if i == maxProxyContext {
-			break
-		}
+	for i, c := range req.Context { // at most maxProxyContext: see proxyContext
 		if c.Type != "code" && c.Type != "textSelection" {
 			return nil, http.StatusBadRequest, fmt.Sprintf("context %d: the type must be code or textSelection", i)
 		}
@@ -560,13 +687,35 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 		h.Set("Content-Type", "text/event-stream")
 	}
 	h.Set("X-Accel-Buffering", "no") // a reverse proxy in front must not hold the answer back
-	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	flush := func() bool {
 		err := rc.Flush()
 		return err == nil || errors.Is(err, http.ErrNotSupported) // a writer that cannot flush still gets it all
 	}
-	if !flush() {
+	// A browser that stops reading would block a write, and hold upstream's
+	// answer open, for as long as the connection lives. On a server
+	// without a WriteTimeout (which would cut any long answer), each write
+	// gets p.frameTimeout to reach it; the deadline is lifted after each
+	// (waiting for upstream's next frame is no stall, and under HTTP/2 a
+	// deadline that passes resets the stream even between writes).
+	arm, disarm := func() {}, func() {}
+	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if (srv == nil || srv.WriteTimeout <= 0) && p.frameTimeout > 0 && rc.SetWriteDeadline(time.Time{}) == nil {
+		arm = func() { _ = rc.SetWriteDeadline(time.Now().Add(p.frameTimeout)) }
+		disarm = func() { _ = rc.SetWriteDeadline(time.Time{}) }
+	}
+	send := func(frame []byte) bool {
+		arm()
+		defer disarm()
+		if frame != nil {
+			if _, err := w.Write(frame); err != nil {
+				return false
+			}
+		}
+		return flush()
+	}
+	w.WriteHeader(http.StatusOK)
+	if !send(nil) {
 		return
 	}
 	frames := streamFrames{r: bufio.NewReaderSize(resp.Body, streamReadBuffer), max: maxStreamFrame}
@@ -577,13 +726,12 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 			if r.Context().Err() == nil {
 				// Cut, or a frame too large: the browser's chat client shows
 				// an error rather than a partial answer as a whole one.
-				_, _ = w.Write([]byte(proxyBrokenFrame))
-				flush()
+				send([]byte(proxyBrokenFrame))
 			}
 			return
 		}
 		out = appendFrame(out[:0], p.client.scrub(string(data)))
-		if _, err := w.Write(out); err != nil || !flush() {
+		if !send(out) {
 			return
 		}
 		if string(data) == "[DONE]" {

@@ -895,3 +895,46 @@ func TestEveryLimitedRouteSaysWhenToRetry(t *testing.T) {
 		assert.NotEqual(t, http.StatusTooManyRequests, other.Status, "%s: another organization's quota", theirs.path)
 	}
 }
+
+// An API body's arrays were decoded whole, whatever their count: a 1 MiB
+// message body of {} (350,000 messages, parts or context items) took 96,
+// 47 and 73 MiB of heap, most of it Go values and a problem text for each
+// item where ten are sent. Arrays now hold at most 10,000 items, counted
+// before anything is decoded (400 past them), and problems past the tenth
+// are only counted.
+func TestAPIBodiesOfEmptyObjectsCostBoundedMemory(t *testing.T) {
+	h := setup(t, mockserver.WithoutRateLimits())
+	message := h.domainPath("/discovery/v2/assistant") + "/message"
+	const question = `{"role":"user","parts":[{"type":"text","text":"q"}]}`
+	fill := func(open, close string, n int) string {
+		if n == 0 {
+			n = (1<<20 - len(open) - len(close)) / 3
+		}
+		return open + strings.Repeat(`{},`, n-1) + `{}` + close
+	}
+	for _, c := range []struct {
+		name, path, body string
+		refused          bool // past the bound, rather than for its empty items
+	}{
+		{"messages", message, fill(`{"fp":"x","messages":[`, `]}`, 0), true},
+		{"parts", message, fill(`{"fp":"x","messages":[{"role":"user","parts":[`, `]}]}`, 0), true},
+		{"context", message, fill(`{"fp":"x","messages":[`+question+`],"context":[`, `]}`, 0), true},
+		{"v1 messages", h.domainPath("/discovery/v1/assistant") + "/message", fill(`{"fp":"x","messages":[`, `]}`, 0), true},
+		{"search groups", h.domainPath("/discovery/v1/search"), strings.ReplaceAll(fill(`{"query":"x","filter":{"groups":[`, `]}}`, 0), "{}", `""`), true},
+		{"page groups", h.domainPath("/discovery/v1/page"), strings.ReplaceAll(fill(`{"path":"quickstart","groups":[`, `]}`, 0), "{}", `""`), true},
+		{"10,000 messages", message, fill(`{"fp":"x","messages":[`, `]}`, 10_000), false},
+		{"10,000 parts", message, fill(`{"fp":"x","messages":[{"role":"user","parts":[`, `]}]}`, 10_000), false},
+	} {
+		var r *response
+		peak := peakHeap(func() {
+			r = h.do("POST", c.path, c.body, "Authorization", "Bearer "+h.s.AssistantKey())
+		})
+		t.Logf("%s (%d KiB): %d, peak heap %.1f MiB: %.120s", c.name, len(c.body)>>10, r.Status, float64(peak)/(1<<20), r.Body)
+		assert.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", c.name, r.Body)
+		if c.refused {
+			assert.Contains(t, string(r.Body), "at most 10000 items", c.name)
+		}
+		assert.LessOrEqual(t, peak, uint64(16<<20), "%s: peak heap %d MiB", c.name, peak>>20)
+		assert.Less(t, len(r.Body), 2<<10, c.name)
+	}
+}

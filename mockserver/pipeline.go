@@ -370,6 +370,10 @@ func readBody(c *call, v any, whenEmpty string) (reply, bool) {
 	// Keys as the schema spells them; others are ignored, as the service
 	// ignores them.
 	if err := reqbody.Decode(body, v); err != nil {
+		var tooMany *reqbody.ItemsError
+		if errors.As(err, &tooMany) { // a bound of the schema's kind (maxItems): 400
+			return invalidBody(fmt.Sprintf("%s: at most %d items", clipDetail(tooMany.Path), tooMany.Max)), false
+		}
 		return invalidBody(bodyProblem(err)), false
 	}
 	return reply{}, true

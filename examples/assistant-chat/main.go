@@ -128,7 +128,9 @@ func run(ctx context.Context, addr string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// No WriteTimeout: an answer streams for as long as the model writes.
+	// No ReadTimeout or WriteTimeout: an answer streams for as long as the
+	// model writes, and the proxy bounds a body that stalls and a browser
+	// that stops reading on its own.
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
 	fmt.Fprintf(log, "chat at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 	done := make(chan struct{})

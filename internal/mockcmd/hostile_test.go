@@ -83,6 +83,19 @@ func TestStandaloneNeverEchoesAKeyPutInOddPlaces(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(stdout.String(), key), "the banner prints the key once")
 }
 
+// -seed -5 started a server with no data, as if no seed were given;
+// -seed 4000000000 died of out-of-memory with a stack dump, and -seed
+// 9223372036854775807 ended with "makeslice: len out of range".
+func TestRunRefusesSeedsPastTheBound(t *testing.T) {
+	for _, seed := range []string{"-5", "100000001", "4000000000", "9223372036854775807"} {
+		var out, errOut bytes.Buffer
+		err := Run(context.Background(), []string{"-addr", "127.0.0.1:0", "-quiet", "-seed", seed}, &out, &errOut)
+		require.Error(t, err, seed)
+		assert.Contains(t, err.Error(), "want 0 to 100000000 visits", seed)
+		assert.NotContains(t, out.String(), "listening", seed)
+	}
+}
+
 func TestRunRefusesAKeyThatIsNotOneToken(t *testing.T) {
 	for _, key := range []string{"mint_a b", "mint_", "mint_x&y"} {
 		var out, errOut bytes.Buffer

@@ -158,6 +158,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *apiKey != "" && (strings.HasPrefix(*apiKey, "mint_dsc_") || strings.HasPrefix(*apiKey, "mint_us_")) {
 		return errors.New("-api-key must be an admin key: mint_dsc_ and mint_us_ are the assistant and Index keys' prefixes")
 	}
+	if *seed < 0 || *seed > maxSeed {
+		// Past the bound the data set cannot be held (a billion visits are
+		// tens of GB, and larger counts overflowed a slice's length).
+		return fmt.Errorf("-seed %d: want 0 to %d visits", *seed, maxSeed)
+	}
 	if *streamDelay < 0 {
 		return errors.New("-stream-delay must not be negative")
 	}
@@ -252,7 +257,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, w)
 	}
 	if *envFile != "" {
-		if err := writeEnvFile(*envFile, s); err != nil {
+		if err := writeEnvFile(ctx, *envFile, s); err != nil {
 			return fmt.Errorf("-env-file: %w", err)
 		}
 	}
@@ -289,19 +294,49 @@ func exposedWarning(flag string, a net.Addr) string {
 	return fmt.Sprintf("mockserver: warning: -addr %s is not a loopback address: anyone who can reach %s can drive the control API (/_mock/), which has no authentication", flag, a)
 }
 
+// maxSeed bounds -seed: 100 million visits and their searches, feedback
+// and threads are about 6 GB (the README measures 60 MB a million).
+const maxSeed = 100_000_000
+
+// envFileTimeout bounds writing the -env-file.
+const envFileTimeout = 5 * time.Second
+
 // writeEnvFile appends the settings a client needs to reach s to path, in
 // the NAME=value lines GitHub Actions reads from $GITHUB_ENV: with
 // "mintctl mock -env-file "$GITHUB_ENV" &", the job's later steps talk to
 // the mock. One write, so a reader never sees half of them; a new file
 // gets 0666 less the umask.
-func writeEnvFile(path string, s *mockserver.Server) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
-	if err != nil {
+//
+// In bounded time, as mintctl writes its step files: a FIFO without a
+// reader (open waits for one) or one nobody empties (the write waits)
+// once hung the program before its banner, deaf to SIGINT and SIGTERM,
+// which the run's context had taken over. The open does not wait for a
+// reader, the write has a deadline where the file takes one, and the
+// attempt is given up after envFileTimeout or when ctx ends.
+func writeEnvFile(ctx context.Context, path string, s *mockserver.Server) error {
+	text := fmt.Sprintf("MINTLIFY_BASE_URL=%s\nMINTLIFY_API_KEY=%s\nMINTLIFY_PROJECT_ID=%s\n", s.URL(), s.APIKey(), s.ProjectID())
+	done := make(chan error, 1)
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|oNonblock, 0o666)
+		if err != nil {
+			done <- err
+			return
+		}
+		_ = f.SetWriteDeadline(time.Now().Add(envFileTimeout)) // a regular file has none
+		_, err = io.WriteString(f, text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		done <- err
+	}()
+	timer := time.NewTimer(envFileTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-done:
 		return err
+	case <-timer.C:
+		return fmt.Errorf("%s: not written within %s", path, envFileTimeout)
+	case <-ctx.Done():
+		return fmt.Errorf("%s: interrupted", path)
 	}
-	_, err = fmt.Fprintf(f, "MINTLIFY_BASE_URL=%s\nMINTLIFY_API_KEY=%s\nMINTLIFY_PROJECT_ID=%s\n", s.URL(), s.APIKey(), s.ProjectID())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -26,19 +26,30 @@ const (
 // in one round, but a body of 10,000 bad items does not make a 1 MB error.
 const maxProblems = 10
 
-// problems collects what is wrong with a request.
-type problems []string
+// problems collects what is wrong with a request: the first maxProblems
+// written out, the rest only counted (a body of 10,000 bad items once
+// formatted 10,000 texts to send ten).
+type problems struct {
+	list []string
+	more int
+}
 
-func (p *problems) add(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
+func (p *problems) add(format string, args ...any) {
+	if len(p.list) == maxProblems {
+		p.more++
+		return
+	}
+	p.list = append(p.list, fmt.Sprintf(format, args...))
+}
 
 // err is nil when nothing was wrong, else a 400 listing the problems.
-func (p problems) err() error {
-	if len(p) == 0 {
+func (p *problems) err() error {
+	if len(p.list) == 0 {
 		return nil
 	}
-	list := p
-	if len(list) > maxProblems {
-		list = append(list[:maxProblems:maxProblems], fmt.Sprintf("and %d more problems", len(p)-maxProblems))
+	list := p.list
+	if p.more > 0 {
+		list = append(list, fmt.Sprintf("and %d more problems", p.more))
 	}
 	return &Error{Status: statusBadRequest, Message: strings.Join(list, "; ")}
 }

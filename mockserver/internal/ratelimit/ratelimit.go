@@ -78,7 +78,7 @@ func (l *Limiter) Take(kind Kind, id string, now time.Time, lim Limit) (time.Dur
 	}
 	w := byID[id]
 	if w == nil || w.per != per {
-		w = &window{per: per, width: (per + kept - 2) / (kept - 1)}
+		w = &window{per: per, width: (per-1)/(kept-1) + 1} // rounded up, without overflow
 		byID[id] = w
 	}
 	t := now.UnixNano()
@@ -139,6 +139,9 @@ func mod(a, b int64) int64 { return (a%b + b) % b }
 // RetryAfterSeconds rounds up: a client that waits the advertised time must
 // find a free slot.
 func RetryAfterSeconds(d time.Duration) int {
-	secs := int((d + time.Second - 1) / time.Second)
-	return max(secs, 1)
+	secs := d / time.Second // d + time.Second - 1 would overflow for the longest windows
+	if d%time.Second != 0 {
+		secs++
+	}
+	return max(int(secs), 1)
 }

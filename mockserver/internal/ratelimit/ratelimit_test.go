@@ -37,11 +37,25 @@ func TestTheWindowSlides(t *testing.T) {
 	}
 }
 
+// The longest window Go's durations hold (-index-daily-limit
+// 1/2562047h47m16.854775807s) advertised Retry-After: 1, a second instead
+// of 292 years: rounding up overflowed.
 func TestRetryAfterRoundsUp(t *testing.T) {
-	for d, want := range map[time.Duration]int{0: 1, time.Millisecond: 1, time.Second: 1, 1001 * time.Millisecond: 2, time.Hour: 3600} {
+	const longest = time.Duration(1<<63 - 1)
+	for d, want := range map[time.Duration]int{0: 1, time.Millisecond: 1, time.Second: 1, 1001 * time.Millisecond: 2, time.Hour: 3600,
+		longest: int(longest/time.Second) + 1} {
 		if got := RetryAfterSeconds(d); got != want {
 			t.Errorf("%s: %d, want %d", d, got, want)
 		}
+	}
+	l := New()
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	lim := Limit{N: 1, Per: longest}
+	if _, ok := l.Take(1, "a", now, lim); !ok {
+		t.Fatal("the first request refused")
+	}
+	if wait, ok := l.Take(1, "a", now.Add(time.Hour), lim); ok || wait != longest-time.Hour {
+		t.Errorf("the second: ok %t, wait %s; want a refusal for %s", ok, wait, longest-time.Hour)
 	}
 }
 

@@ -38,7 +38,8 @@ var (
 // key is ignored, a case variant of a field's name included (encoding/json
 // alone would let {"PROMPT": ""} overwrite "prompt"). A key repeated in one
 // object is refused: one of its values would be lost whichever a parser
-// kept.
+// kept. Every array path holds at most MaxAPIItems items (an
+// [*ItemsError] past them), counted before anything is decoded.
 func Decode(data []byte, v any) error {
 	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data}
 	if err := w.walk(reflect.TypeOf(v)); err != nil {
@@ -256,16 +257,27 @@ func (w *walker) value(t reflect.Type, path string, depth int) error {
 	return err
 }
 
+// MaxAPIItems bounds the items at each array path of an API body read by
+// [Decode] (the messages of a conversation, the parts of its messages, a
+// filter's groups): far more than a client sends, and few enough that a
+// 1 MiB body of {} is refused before it is decoded. Decoded, each of its
+// 350,000 items cost its Go value: a message body of them once took 96 MiB
+// of heap.
+const MaxAPIItems = 10_000
+
 // count notes one more item of an array at path (the enclosing keys, each
-// followed by ".") in a control body, and refuses it past the path's bound.
+// followed by ".") and refuses it past the path's bound: the one Limits
+// names, else DefaultMaxItems in a control or closed body and MaxAPIItems
+// in an API body.
 func (w *walker) count(path string) error {
-	if !w.strict {
-		return nil // API bodies are bounded by their 1 MiB and their routes
-	}
 	name := strings.TrimSuffix(path, ".")
 	bound, named := w.limits[name]
-	if !named {
+	switch {
+	case named:
+	case w.strict:
 		bound = DefaultMaxItems
+	default:
+		bound = MaxAPIItems
 	}
 	if w.items == nil {
 		w.items = map[string]int{}
