@@ -10,11 +10,12 @@ import (
 	"time"
 )
 
-// JobStatus is the state of an agent job. Values the SDK does not know yet
-// are kept as they came and are not terminal, so polling continues.
+// JobStatus is the state of an agent job.
 type JobStatus string
 
-// The job states the API documents.
+// The job states the API documents. Any other value in an answer is a
+// malformed answer (an error), so a poll can never wait on a state that
+// will not end.
 const (
 	JobActive    JobStatus = "active"    // the agent is working
 	JobCompleted JobStatus = "completed" // done; PRLink is set if files changed
@@ -26,6 +27,8 @@ const (
 func (s JobStatus) Terminal() bool {
 	return s == JobCompleted || s == JobArchived || s == JobFailed
 }
+
+func (s JobStatus) documented() bool { return s == JobActive || s.Terminal() }
 
 // Job is an agent job. Nullable fields come back as their zero value. It
 // marshals as the API sends it: PRLink "" and a nil ArchivedAt as null.
@@ -80,15 +83,18 @@ type wireJobSource struct {
 	Ref        jsonString `json:"ref"`
 }
 
-// check insists on what every job answer has: an ID and a status.
+// check insists on what every job answer has: an ID that can be one, and
+// a status the API documents.
 func (w *wireJob) check() error {
 	switch {
 	case w.ID == "":
 		return errors.New("the job has no id")
 	case w.Status == "":
 		return errors.New("the job has no status")
+	case !w.Status.documented():
+		return fmt.Errorf("job status %s is not one the API documents", answerText(string(w.Status)))
 	}
-	return nil
+	return checkID("job id", w.ID)
 }
 
 func (w *wireJob) job() Job {

@@ -141,7 +141,7 @@ func (w *wireDeployment) check() error {
 	if !w.Status.documented() {
 		return fmt.Errorf("deployment status %s is not one the API documents", answerText(string(w.Status)))
 	}
-	return nil
+	return checkID("deployment _id", w.ID)
 }
 
 func (w *wireDeployment) deployment() Deployment {
@@ -204,7 +204,7 @@ func (w *wireTrigger) check() error {
 	if w.StatusID == "" {
 		return errors.New("trigger answer without a statusId")
 	}
-	return nil
+	return checkID("statusId", w.StatusID)
 }
 
 // TriggerDeployment deploys the project's configured deployment branch

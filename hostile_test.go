@@ -31,7 +31,11 @@ import (
 // TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject: {} / null /
 // other JSON / an error object / not JSON / a required field missing, null
 // or of the wrong type / an answer about another resource / an
-// undocumented 2xx status is ErrMalformedResponse on every method, with no
+// undocumented status (a job's too) / an identifier with white space or a
+// control character (issue 18: before, a job, trigger, run or export ID
+// holding "\n::warning::" was a success, and PollJob polled an unknown
+// status for ever) / an undocumented 2xx status is ErrMalformedResponse
+// on every method, with no
 // result, and ErrOutcomeUnknown too for every call that may have created
 // something, which is never sent twice. The project's schema agrees that
 // the bodies are not the documented object.
@@ -67,8 +71,21 @@ func TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject(t *testing.T) {
 			if m.idKey != "" {
 				answers["about another resource"] = answer{m.status, withKey(t, m.good, m.idKey, `"someone_else"`), false}
 			}
-			if strings.HasSuffix(m.name, "Deployment") && m.name != "TriggerDeployment" || strings.HasSuffix(m.name, "StaticExport") && m.name != "BundleStaticExport" {
+			if hasKey(t, m.good, "status") {
+				// A job's too (issue 18): a poll must never wait on a state
+				// that will not end.
 				answers["an undocumented status"] = answer{m.status, withKey(t, m.good, "status", `"exploded"`), false}
+			}
+			// An identifier no API issues (issue 18): one printed in a CI
+			// log could start a workflow command.
+			for _, k := range idKeys {
+				if !hasKey(t, m.good, k) {
+					continue
+				}
+				for what, id := range hostileIDs {
+					j, _ := json.Marshal(id)
+					answers[k+" with "+what] = answer{m.status, withKey(t, m.good, k, string(j)), false}
+				}
 			}
 			for _, s := range []int{200, 201, 202, 203, 204, 206} {
 				if s != m.status {
@@ -83,7 +100,9 @@ func TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject(t *testing.T) {
 					require.Error(t, validateAnswer(t, m.schema, a.body), "the schema accepts it: not a malformed answer")
 				}
 				c, mt := answering(t, respond(a.status, a.body), mintlify.WithMaxRetries(1))
-				got, err := m.call(context.Background(), c)
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a poller that polls on fails
+				defer cancel()
+				got, err := m.call(ctx, c)
 				require.ErrorIs(t, err, mintlify.ErrMalformedResponse, "%s answered %d %s: got %v", m.name, a.status, a.body, got)
 				assertNoResult(t, got)
 				if m.creates {
@@ -102,6 +121,30 @@ func TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject(t *testing.T) {
 			})
 		}
 	}
+}
+
+// idKeys are the answers' identifiers (DESIGN §6.2).
+var idKeys = []string{"id", "_id", "statusId", "schemaId", "instanceId", "jobId"}
+
+// hostileIDs are identifiers no API issues.
+var hostileIDs = map[string]string{
+	"a line feed":        "job_1\n::warning::forged",
+	"a carriage return":  "job_1\r::warning::forged",
+	"a space":            "job 1",
+	"a no-break space":   "job_1\u00a0::warning::forged",
+	"an ideographic one": "\u3000job_1",
+	"a C1 control":       "job_1\u0085",
+	"ESC":                "job_1\x1b[2J",
+	"DEL":                "job_1\x7f",
+}
+
+// hasKey reports whether the JSON object good has top-level key k.
+func hasKey(t testing.TB, good, k string) bool {
+	t.Helper()
+	var obj map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(good), &obj))
+	_, ok := obj[k]
+	return ok
 }
 
 // TestEveryMethodRefusesHostileNestedValues: inside rows and nested

@@ -18,7 +18,9 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // jsonString is a string field. null sets null; any other type is an
@@ -228,6 +230,19 @@ func orNull(ok bool, v any) ([]byte, error) {
 func typeError(b []byte, want any) error {
 	kind := map[byte]string{'"': "string", '{': "object", '[': "array", 't': "bool", 'f': "bool"}[b[0]]
 	return &json.UnmarshalTypeError{Value: cmp.Or(kind, "number"), Type: reflect.TypeOf(want)}
+}
+
+// checkID refuses an identifier that no API issues: one with white space
+// or a control character (C0, C1, DEL; Unicode spaces too, which the
+// GitHub runner strips before it looks for a workflow command). Printed
+// in a CI log, such an ID could start a command (issue 18); passed back
+// in a path, it would address something else. "" (absent) is left to the
+// required-field checks.
+func checkID(name, id string) error {
+	if strings.IndexFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return fmt.Errorf("%s %s holds white space or a control character", name, answerText(id))
+	}
+	return nil
 }
 
 // fieldCheck collects the first missing required field of an answer.

@@ -112,7 +112,7 @@ func (w *wireStaticExport) check() error {
 	if !w.Status.documented() {
 		return fmt.Errorf("static export status %s is not one the API documents", answerText(string(w.Status)))
 	}
-	return nil
+	return checkID("static export jobId", w.JobID)
 }
 
 func (w *wireStaticExport) export() StaticExport {
@@ -181,8 +181,10 @@ func (w *wireBundle) check() error {
 	case w.SizeBytes.n < 0:
 		return fmt.Errorf("bundle of %d bytes", w.SizeBytes.n)
 	}
-	_, err := parseBundleLink(w.BundleURL.s)
-	return err
+	if _, err := parseBundleLink(w.BundleURL.s); err != nil {
+		return err
+	}
+	return checkID("bundle jobId", w.JobID)
 }
 
 // parseBundleLink accepts an absolute http(s) URL without user info: Go
