@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -118,6 +119,7 @@ type config struct {
 	logger                     *slog.Logger
 	observer                   func(context.Context, *Response)
 	maxWalkRequests            int
+	insecureHTTP               bool // WithInsecureHTTP
 }
 
 // WithAPIKey sets the admin API key (it starts with "mint_"). Without it,
@@ -141,6 +143,13 @@ func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url }
 // hc means the default, a private pooled transport that follows no
 // redirects.
 func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
+
+// WithInsecureHTTP allows a base URL of plain http to a host other than
+// loopback. Without it the constructors refuse one with ErrInvalidInput,
+// before anything is sent: the key would cross the network in clear text,
+// readable by anyone on the path. Loopback (127.0.0.0/8, ::1, localhost),
+// where a mock server listens, needs no option.
+func WithInsecureHTTP() Option { return func(c *config) { c.insecureHTTP = true } }
 
 // WithMaxRetries sets how many times a failed request may be retried (default
 // 3; 0 turns retries off). Which failures are retried is fixed by the method:
@@ -217,7 +226,7 @@ func newClient(api apiKind, cfg config) (*Client, error) {
 		return nil, err
 	}
 	scrub := redact.New(cfg.apiKey)
-	base, err := parseBaseURL(cfg.baseURL, scrub)
+	base, err := parseBaseURL(cfg.baseURL, scrub, cfg.insecureHTTP)
 	if err != nil {
 		return nil, err
 	}
@@ -360,8 +369,9 @@ func checkSegment(what, s string) error {
 
 // parseBaseURL checks the base URL. It refuses a user name or password (the
 // key goes in a header, never in the URL) and any copy of the key, for keys
-// end up in odd places; its errors show neither.
-func parseBaseURL(raw string, scrub redact.Scrubber) (string, error) {
+// end up in odd places; its errors show neither. Plain http is refused
+// unless the host is loopback or insecureHTTP allows it.
+func parseBaseURL(raw string, scrub redact.Scrubber, insecureHTTP bool) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {
@@ -379,8 +389,22 @@ func parseBaseURL(raw string, scrub redact.Scrubber) (string, error) {
 		return "", invalidf("base URL %q must not carry a user name or password", scrub(redactUser(u), false))
 	case scrub(raw, false) != raw || scrub(u.String(), false) != u.String():
 		return "", invalidf("base URL %q holds the API key: the key goes in WithAPIKey only", shown)
+	case u.Scheme == "http" && !insecureHTTP && !isLoopback(u.Hostname()):
+		return "", invalidf("base URL %q is plain http to a host that is not loopback: the key would cross the network "+
+			"in clear text; use https, or WithInsecureHTTP() to allow it", shown)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// isLoopback reports a host that never leaves the machine: "localhost" and
+// the loopback addresses (127.0.0.0/8, ::1). Other names ending in
+// "localhost" are left to DNS, which may send them anywhere.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
 }
 
 func redactUser(u *url.URL) string {

@@ -172,6 +172,10 @@ process lists and CI logs):
   MINTLIFY_API_KEY     an admin key, mint_... (required)
   MINTLIFY_PROJECT_ID  the project (required)
   MINTLIFY_BASE_URL    another address, such as a mock server (optional)
+  MINTLIFY_ALLOW_HTTP  1 allows an http:// MINTLIFY_BASE_URL to a host other
+                       than loopback, the key then crossing the network in
+                       clear text (optional; http to 127.0.0.1 or localhost
+                       needs nothing)
 
 Results go to stdout, progress and messages to stderr. Text from the server
 (IDs, links, summaries, logs, errors, analytics text) is printed with its
@@ -279,12 +283,28 @@ func (a *app) client() (*mintlify.Client, error) {
 	} else {
 		opts = append(opts, mintlify.WithBaseURL(mintlify.DefaultBaseURL))
 	}
+	if allow, _ := a.lookupEnv(envAllowHTTP); allow == "1" {
+		opts = append(opts, mintlify.WithInsecureHTTP())
+	}
 	opts = append(opts, a.clientOptions()...)
 	c, err := mintlify.NewClient(opts...)
 	if err != nil {
-		return nil, &codeError{exitUsage, err}
+		return nil, &codeError{exitUsage, insecureHTTPHint(err)}
 	}
 	return c, nil
+}
+
+// envAllowHTTP, set to 1, lets mintctl send the key over plain http to a
+// host other than loopback (mintlify.WithInsecureHTTP).
+const envAllowHTTP = "MINTLIFY_ALLOW_HTTP"
+
+// insecureHTTPHint names mintctl's way past the SDK's refusal of plain
+// http, which speaks of the Go option.
+func insecureHTTPHint(err error) error {
+	if errors.Is(err, mintlify.ErrInvalidInput) && strings.Contains(err.Error(), "WithInsecureHTTP") {
+		return fmt.Errorf("%w (%s=1 allows it)", err, envAllowHTTP)
+	}
+	return err
 }
 
 // group makes cmd a command of subcommands that refuses unknown ones with
