@@ -135,13 +135,14 @@ func WithProjectID(id string) Option { return func(c *config) { c.projectID = id
 // DefaultBaseURL.
 func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
 
-// WithHTTPClient sends requests through hc: its Transport, Timeout,
-// CheckRedirect and cookie jar apply to every attempt. Retries stay with the
-// SDK; do not wrap hc in another retrying transport. After a failed call
-// the retry layer closes hc's idle connections (hc.CloseIdleConnections),
-// which affects other users of hc: give the SDK a client of its own. A nil
-// hc means the default, a private pooled transport that follows no
-// redirects.
+// WithHTTPClient sends requests through a copy of hc: its Transport,
+// Timeout and cookie jar apply to every attempt; its CheckRedirect does
+// not, for the SDK follows no redirect whatever hc says (the key or a
+// presigned link would follow it), and hc itself is left as it is.
+// Retries stay with the SDK; do not wrap hc in another retrying transport.
+// After a failed call the retry layer closes the idle connections of hc's
+// Transport, which affects other users of it: give the SDK a client of its
+// own. A nil hc means the default, a private pooled transport.
 func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
 
 // WithInsecureHTTP allows a base URL of plain http to a host other than
@@ -231,14 +232,21 @@ func newClient(api apiKind, cfg config) (*Client, error) {
 		return nil, err
 	}
 
-	hc := cfg.httpClient
-	if hc == nil {
-		// Not http.DefaultClient: the retry layer closes idle connections
-		// after a failure, which must not disturb the rest of the program.
+	// The SDK's own copy of the caller's http.Client, never the caller's
+	// itself: its redirect policy is the SDK's, whatever the caller's
+	// says (DESIGN §6.3).
+	var hc http.Client
+	if cfg.httpClient != nil {
+		hc = *cfg.httpClient
+	} else {
+		// Not http.DefaultClient's transport: the retry layer closes idle
+		// connections after a failure, which must not disturb the rest of
+		// the program.
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = 16
-		hc = &http.Client{Transport: t, CheckRedirect: refuseRedirect}
+		hc.Transport = t
 	}
+	hc.CheckRedirect = refuseRedirect
 	var logger any // an untyped nil, so retryablehttp logs nothing
 	if cfg.logger != nil {
 		logger = redact.NewLogger(cfg.logger, scrub)
@@ -257,7 +265,7 @@ func newClient(api apiKind, cfg config) (*Client, error) {
 		userAgent:  []string{ua},
 		observer:   cfg.observer,
 
-		http:         hc,
+		http:         &hc,
 		logger:       logger,
 		maxRetries:   cfg.maxRetries,
 		retryWaitMin: cfg.retryWaitMin,
@@ -273,8 +281,9 @@ func newClient(api apiKind, cfg config) (*Client, error) {
 }
 
 // refuseRedirect returns a redirect as the answer instead of following it:
-// the API never redirects, and net/http would carry the key along to
-// another port or scheme of the same host.
+// the API never redirects, net/http would carry the key along to another
+// port or scheme of the same host, and a storage host's redirect would
+// hand the presigned link to another in Referer.
 func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // ProjectID returns the project the client addresses.

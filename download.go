@@ -34,6 +34,12 @@ const downloadBufferSize = 256 << 10
 // in an error. It streams through one fixed 256 KiB buffer, so a bundle of
 // several gigabytes needs no more memory than a small one.
 //
+// The link must be https when the API is (an http link would send the
+// signature and the archive in clear text), and must not hold the API key,
+// as it is or percent-encoded once or twice. The download follows no
+// redirect and sends no Referer, whatever the client's http.Client says:
+// a redirect is an error.
+//
 // A transfer that breaks (a dropped connection, a 5xx or 429 from the host)
 // is resumed where it stopped with a Range request, at most 3 times, after
 // the client's retry wait (or the host's Retry-After, up to the maximum
@@ -71,11 +77,11 @@ func (c *Client) DownloadStaticExport(ctx context.Context, b *StaticExportBundle
 			b.ExpiresAt.UTC().Format(time.RFC3339))
 	}
 	link, err := parseBundleLink(b.URL)
+	if err == nil {
+		err = c.checkBundleLink(link)
+	}
 	if err != nil {
 		return 0, invalidf("%v", err)
-	}
-	if c.scrub(b.URL, false) != b.URL {
-		return 0, invalidf("the bundle link holds the API key, which must never reach the storage host")
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, fmt.Errorf("mintlify: downloading the bundle: nothing sent: %w", err)
@@ -206,6 +212,11 @@ func (d *download) attempt() error {
 		}
 	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusRequestTimeout:
 		return d.hostError(resp) // may pass: resume
+	case resp.StatusCode >= 300 && resp.StatusCode <= 399:
+		// The client follows no redirect (refuseRedirect): the link would
+		// go to another host, in Referer too.
+		return dlFatal("the storage host redirects (HTTP %d), and a download follows no redirect: %w",
+			resp.StatusCode, unprefixed{d.hostError(resp)})
 	default:
 		return &fatalDownloadError{d.hostError(resp)}
 	}
@@ -366,6 +377,44 @@ func linkLeaks(s string, link *url.URL) bool {
 		}
 	}
 	return len(link.Path) > 1 && strings.Contains(s, link.EscapedPath())
+}
+
+// checkBundleLink refuses a link that would hurt to follow: plain http
+// from an API reached over https (the signature and the archive would
+// travel in clear text), or one holding the API key, as it is or
+// percent-encoded once or twice (the host decodes what it is sent; a
+// proxy may have encoded what it echoed). Its errors never show the link.
+func (c *Client) checkBundleLink(link *url.URL) error {
+	if link.Scheme == "http" && strings.HasPrefix(c.baseURL, "https:") {
+		return errors.New("the bundle link is plain http while the API is https: its signature and the archive would travel in clear text")
+	}
+	for s, i := link.String(), 0; i < 3; s, i = percentDecode(s), i+1 {
+		if c.scrub(s, false) != s {
+			return errors.New("the bundle link holds the API key, which must never reach the storage host")
+		}
+	}
+	return nil
+}
+
+// percentDecode decodes every %XX escape of s and keeps anything else as
+// it is (a lone % included), so that a link can be read the way a host
+// that decodes it would.
+func percentDecode(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b = append(b, byte(v))
+				i += 2
+				continue
+			}
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }
 
 // redactLink keeps an error's chain but hides any copy of the link's query

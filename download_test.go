@@ -46,13 +46,14 @@ type dlStorage struct {
 
 	mu          sync.Mutex
 	headers     []http.Header
-	cuts        int  // the next cuts answers break off halfway through what they send
-	ignoreRange bool // answer a Range request with the whole file (200)
-	chunked     bool // send no Content-Length
-	status      int  // answer with this status and an echo of the request
-	statusTimes int  // that many times (0: always)
-	stall       bool // send half the data, then hang until the client leaves
-	gzipLabel   bool // label the body Content-Encoding: gzip, as some hosts do for a .tar.gz
+	cuts        int    // the next cuts answers break off halfway through what they send
+	ignoreRange bool   // answer a Range request with the whole file (200)
+	chunked     bool   // send no Content-Length
+	status      int    // answer with this status and an echo of the request
+	statusTimes int    // that many times (0: always)
+	stall       bool   // send half the data, then hang until the client leaves
+	gzipLabel   bool   // label the body Content-Encoding: gzip, as some hosts do for a .tar.gz
+	redirect    string // answer 302 to this address
 }
 
 func newDLStorage(t *testing.T, size int) (*dlStorage, *httptest.Server) {
@@ -102,6 +103,10 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 
+	if s.redirect != "" {
+		http.Redirect(w, r, s.redirect, http.StatusFound)
+		return
+	}
 	if status != 0 {
 		// Hosts echo the request in their errors, signature included.
 		w.Header().Set("Content-Type", "application/xml")
@@ -483,10 +488,25 @@ func TestDownloadEndsWithItsContextWhateverTheHost(t *testing.T) {
 func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
 	t.Parallel()
 	var storage atomic.Int32
-	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { storage.Add(1) }))
+	// https, as the API's: only the key can make the link wrong.
+	host := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { storage.Add(1) }))
 	t.Cleanup(host.Close)
-	for form, echo := range keyEchoes(testKey) {
-		link := host.URL + "/b.tgz?sig=" + url.QueryEscape(echo)
+	echoes := keyEchoes(testKey)
+	// Every byte percent-encoded, once and twice: the host decodes what it
+	// is sent, and the scrubber alone knows the key only as it is and as
+	// QueryEscape writes it (DESIGN §6.3, issue 21: these passed before).
+	var every strings.Builder
+	for _, b := range []byte(testKey) {
+		fmt.Fprintf(&every, "%%%02X", b)
+	}
+	echoes["every byte percent-encoded"] = every.String()
+	echoes["percent-encoded twice"] = strings.ReplaceAll(every.String(), "%", "%25")
+	echoes["percent-encoded twice, in lower case"] = strings.ToLower(strings.ReplaceAll(every.String(), "%", "%25"))
+	for form, echo := range echoes {
+		link := host.URL + "/b.tgz?sig=" + echo
+		if !strings.Contains(form, "percent-encoded") {
+			link = host.URL + "/b.tgz?sig=" + url.QueryEscape(echo)
+		}
 		c, _ := answering(t, respond(200, setLeaf(t, goodBundle, []any{"bundleUrl"}, link)), mintlify.WithMaxRetries(0))
 		b, err := c.BundleStaticExport(context.Background(), "exp_1")
 		require.ErrorIs(t, err, mintlify.ErrMalformedResponse, form)
@@ -498,6 +518,69 @@ func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
 		assertNoKey(t, err.Error(), form)
 	}
 	assert.Zero(t, storage.Load(), "nothing reached the storage host")
+}
+
+// TestDownloadFollowsNoRedirect: a storage host that redirects would hand
+// the presigned link to another host (in Referer) and the download to a
+// host the API never named; whatever http.Client the caller passed, the
+// download fails with the host's 302, after one request, and the other
+// host sees nothing (DESIGN §6.3, issue 21). Before, a client of the
+// caller's followed it, sending the link in Referer.
+func TestDownloadFollowsNoRedirect(t *testing.T) {
+	t.Parallel()
+	var reached atomic.Int32
+	var referer atomic.Value
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		referer.Store(r.Header.Get("Referer"))
+		_, _ = w.Write(make([]byte, 1000))
+	}))
+	t.Cleanup(elsewhere.Close)
+	for name, hc := range map[string]*http.Client{"the default": nil, "a Timeout only": {Timeout: 30 * time.Second},
+		"one that follows all": {CheckRedirect: func(*http.Request, []*http.Request) error { return nil }}} {
+		t.Run(name, func(t *testing.T) {
+			s, srv := newDLStorage(t, 1000)
+			s.redirect = elsewhere.URL + "/copy.tar.gz"
+			var got bytes.Buffer
+			n, err := newDLClient(t, mintlify.WithHTTPClient(hc)).DownloadStaticExport(context.Background(), s.bundle(srv), &got)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, mintlify.ErrBadRequest, "the 302, as an answer outside 2xx")
+			assert.Contains(t, err.Error(), "redirect")
+			assert.NotContains(t, err.Error(), dlSignature)
+			assert.Zero(t, n)
+			assert.Len(t, s.requests(), 1)
+			assert.Zero(t, reached.Load(), "the other host was reached, Referer %q", referer.Load())
+		})
+	}
+}
+
+// TestDownloadRefusesAPlainHTTPLinkFromAnHTTPSAPI: an API reached over
+// https that hands out an http:// bundle link would send its signature,
+// and the archive, in clear text. BundleStaticExport calls such an answer
+// malformed, DownloadStaticExport refuses such a bundle before any
+// request (DESIGN §6.3, issue 21); over an http API (a mock on loopback)
+// the link may be http, and an https link is always fine. Before, both
+// took the link.
+func TestDownloadRefusesAPlainHTTPLinkFromAnHTTPSAPI(t *testing.T) {
+	t.Parallel()
+	s, srv := newDLStorage(t, 10)
+	link := s.link(srv) // http://127.0.0.1:...
+	c, mt := answering(t, respond(200, setLeaf(t, goodBundle, []any{"bundleUrl"}, link)), mintlify.WithMaxRetries(0))
+	b, err := c.BundleStaticExport(context.Background(), "exp_1")
+	require.ErrorIs(t, err, mintlify.ErrMalformedResponse)
+	assert.Nil(t, b)
+	assert.Contains(t, err.Error(), "plain http")
+	assert.NotContains(t, err.Error(), dlSignature)
+
+	_, err = c.DownloadStaticExport(context.Background(), s.bundle(srv), io.Discard)
+	require.ErrorIs(t, err, mintlify.ErrInvalidInput)
+	assert.Contains(t, err.Error(), "plain http")
+	assert.NotContains(t, err.Error(), dlSignature)
+	assert.Empty(t, s.requests(), "nothing reached the storage host")
+	assert.Equal(t, 1, mt.GetTotalCallCount(), "only the bundle request")
+
+	_, err = newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), io.Discard)
+	assert.NoError(t, err, "an http API (loopback) may hand out an http link")
 }
 
 // liarWriter reports more (or fewer than zero) bytes than it was given.

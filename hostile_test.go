@@ -489,11 +489,14 @@ func TestKeyPastedIntoAnArgumentNeverShows(t *testing.T) {
 
 // TestNoMethodFollowsARedirectWithTheKey: the API never redirects, and
 // following one would carry the key to wherever Location points (net/http
-// keeps it for another port of the same host). With the default client
-// every method gets the 307 as an *APIError (ErrBadRequest: every answer
-// outside 2xx has a sentinel) after one request; a client of the caller's
-// follows it to another host, which answers 404, and net/http leaves the
-// key behind. The other host never sees the key.
+// keeps it for another port of the same host, or from https to http).
+// Whatever http.Client the caller passes (none, one with a Transport, the
+// common one with only a Timeout, one whose CheckRedirect follows
+// everything), every method gets the 307 as an *APIError (ErrBadRequest:
+// every answer outside 2xx has a sentinel) after one request, and the
+// caller's client is left as it was: the SDK's redirect policy is set on
+// a copy (DESIGN §6.3, issue 21). Before, a client of the caller's followed
+// the redirect to the other host.
 func TestNoMethodFollowsARedirectWithTheKey(t *testing.T) {
 	t.Parallel()
 	var reached, leaked atomic.Int32
@@ -516,29 +519,37 @@ func TestNoMethodFollowsARedirectWithTheKey(t *testing.T) {
 	t.Cleanup(api.Close)
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	for _, m := range methods {
-		for _, own := range []bool{false, true} {
-			var hc *http.Client
-			if own {
-				hc = &http.Client{Transport: tr}
+	follow := func(*http.Request, []*http.Request) error { return nil }
+	clients := map[string]func() *http.Client{
+		"the default":                  func() *http.Client { return nil },
+		"a Transport":                  func() *http.Client { return &http.Client{Transport: tr} },
+		"a Timeout only":               func() *http.Client { return &http.Client{Timeout: 30 * time.Second} },
+		"one that follows all":         func() *http.Client { return &http.Client{Transport: tr, CheckRedirect: follow} },
+		"a copy of http.DefaultClient": func() *http.Client { c := *http.DefaultClient; return &c },
+	}
+	for name, makeClient := range clients {
+		for _, m := range methods {
+			hc := makeClient()
+			var before http.Client
+			if hc != nil {
+				before = *hc
 			}
 			c, err := mintlify.NewClient(mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject), mintlify.WithBaseURL(api.URL),
 				mintlify.WithHTTPClient(hc), mintlify.WithMaxRetries(0))
 			require.NoError(t, err)
-			before, beforeElsewhere := hits.Load(), reached.Load()
+			hitsBefore, elsewhereBefore := hits.Load(), reached.Load()
 			_, err = m.call(context.Background(), c)
-			if own {
-				assert.ErrorIs(t, err, mintlify.ErrNotFound, "%s: the other host's answer", m.name)
-				assert.Positive(t, reached.Load()-beforeElsewhere, "%s: the redirect was followed", m.name)
-				continue
-			}
 			var apiErr *mintlify.APIError
-			if assert.ErrorAs(t, err, &apiErr, m.name) {
-				assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode, m.name)
+			if assert.ErrorAs(t, err, &apiErr, "%s, %s", name, m.name) {
+				assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode, "%s, %s", name, m.name)
 			}
-			assert.ErrorIs(t, err, mintlify.ErrBadRequest, m.name)
-			assert.Equal(t, int32(1), hits.Load()-before, "%s: one request", m.name)
-			assert.Equal(t, beforeElsewhere, reached.Load(), "%s: no redirect followed", m.name)
+			assert.ErrorIs(t, err, mintlify.ErrBadRequest, "%s, %s", name, m.name)
+			assert.Equal(t, int32(1), hits.Load()-hitsBefore, "%s, %s: one request", name, m.name)
+			assert.Equal(t, elsewhereBefore, reached.Load(), "%s, %s: no redirect followed", name, m.name)
+			if hc != nil {
+				assert.True(t, hc.Transport == before.Transport && hc.Timeout == before.Timeout && hc.Jar == before.Jar &&
+					(hc.CheckRedirect == nil) == (before.CheckRedirect == nil), "%s: the caller's client is unchanged", name)
+			}
 		}
 	}
 	assert.Zero(t, leaked.Load(), "the key followed a redirect")

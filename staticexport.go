@@ -298,10 +298,12 @@ func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticE
 	if w.JobID != "" && w.JobID != jobID {
 		return nil, c.malformed(r, "asked for the bundle of static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
-	if c.scrub(w.BundleURL.s, false) != w.BundleURL.s {
-		// A proxy echoed the key into the link: following it would hand
-		// the key to the storage host.
-		return nil, c.malformed(r, "the bundle link holds the API key")
+	// A proxy that echoed the key into the link, or an https API handing
+	// out an http link: following it would hand the key, or the link's
+	// signature, to whoever is on the way.
+	link, _ := parseBundleLink(w.BundleURL.s) // checked by wireBundle.check
+	if err := c.checkBundleLink(link); err != nil {
+		return nil, c.malformed(r, "%v", err)
 	}
 	b := w.bundle()
 	b.JobID = jobID
