@@ -119,7 +119,8 @@ type config struct {
 	logger                     *slog.Logger
 	observer                   func(context.Context, *Response)
 	maxWalkRequests            int
-	insecureHTTP               bool // WithInsecureHTTP
+	insecureHTTP               bool          // WithInsecureHTTP
+	stallTimeout               time.Duration // WithStallTimeout; <= 0: none
 }
 
 // WithAPIKey sets the admin API key (it starts with "mint_"). Without it,
@@ -204,6 +205,7 @@ func defaults(api apiKind) config {
 		maxRetries:   defaultMaxRetries,
 		retryWaitMin: defaultRetryWaitMin,
 		retryWaitMax: defaultRetryWaitMax,
+		stallTimeout: defaultStallTimeout,
 	}
 	if cfg.baseURL == "" {
 		cfg.baseURL = api.defaultBase
@@ -247,6 +249,9 @@ func newClient(api apiKind, cfg config) (*Client, error) {
 		hc.Transport = t
 	}
 	hc.CheckRedirect = refuseRedirect
+	if cfg.stallTimeout > 0 {
+		hc.Transport = &stallGuard{next: hc.Transport, idle: cfg.stallTimeout}
+	}
 	var logger any // an untyped nil, so retryablehttp logs nothing
 	if cfg.logger != nil {
 		logger = redact.NewLogger(cfg.logger, scrub)

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +53,7 @@ type dlStorage struct {
 	status      int    // answer with this status and an echo of the request
 	statusTimes int    // that many times (0: always)
 	stall       bool   // send half the data, then hang until the client leaves
+	stalls      int    // the next stalls answers do as stall does
 	gzipLabel   bool   // label the body Content-Encoding: gzip, as some hosts do for a .tar.gz
 	redirect    string // answer 302 to this address
 }
@@ -92,7 +94,10 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if cut {
 		s.cuts--
 	}
-	ignoreRange, chunked, status, stall := s.ignoreRange, s.chunked, s.status, s.stall
+	ignoreRange, chunked, status, stall := s.ignoreRange, s.chunked, s.status, s.stall || s.stalls > 0
+	if s.stalls > 0 {
+		s.stalls--
+	}
 	if s.statusTimes > 0 {
 		if s.statusTimes--; s.statusTimes == 0 {
 			s.status = 0
@@ -435,6 +440,48 @@ func TestDownloadStaticExportStopsWithTheContext(t *testing.T) {
 		_, err := c.DownloadStaticExport(ctx, &mintlify.StaticExportBundle{URL: "https://s.test/b?" + dlSignature, SizeBytes: 100_000}, w)
 		assert.ErrorIs(t, err, context.Canceled)
 		assert.Less(t, time.Since(canceled), bound)
+	})
+}
+
+// TestDownloadEndsAStall: a storage host that stops sending mid-body is
+// cut off once no byte has come for the stall timeout, with no context
+// deadline, and the download resumes where it stopped; one that stalls
+// every time fails after its resumes with an error that matches
+// os.ErrDeadlineExceeded (DESIGN §6.3, issue 21). Before, the download
+// waited for the caller's context (here a safety deadline of 10 s).
+func TestDownloadEndsAStall(t *testing.T) {
+	t.Parallel()
+	const stall = 100 * time.Millisecond
+	t.Run("once", func(t *testing.T) {
+		t.Parallel()
+		s, srv := newDLStorage(t, 100_000)
+		s.stalls = 1
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var got bytes.Buffer
+		n, err := newDLClient(t, mintlify.WithStallTimeout(stall)).DownloadStaticExport(ctx, s.bundle(srv), &got)
+		require.NoError(t, err)
+		assert.Equal(t, int64(len(s.data)), n)
+		assert.True(t, bytes.Equal(s.data, got.Bytes()))
+		reqs := s.requests()
+		require.Len(t, reqs, 2)
+		assert.Equal(t, "bytes=50000-", reqs[1].Get("Range"), "resumed where the stall cut it")
+	})
+	t.Run("always", func(t *testing.T) {
+		t.Parallel()
+		s, srv := newDLStorage(t, 100_000)
+		s.stall = true
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		started := time.Now()
+		n, err := newDLClient(t, mintlify.WithStallTimeout(stall)).DownloadStaticExport(ctx, s.bundle(srv), io.Discard)
+		require.Error(t, err)
+		require.NotErrorIs(t, err, context.DeadlineExceeded, "ended by the safety deadline after %s", time.Since(started))
+		assert.ErrorIs(t, err, os.ErrDeadlineExceeded)
+		assert.Contains(t, err.Error(), "stall")
+		assert.NotContains(t, err.Error(), dlSignature)
+		assert.Len(t, s.requests(), maxResumes+1)
+		assert.Positive(t, n)
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -281,6 +282,68 @@ func TestEveryMethodEndsWithItsContext(t *testing.T) {
 				stalled200 := name == "headers then nothing" || name == "a body that never ends"
 				if name != "101 held open" && name != "stalled 404" && (!stalled200 || m.status == 200) {
 					assert.ErrorIs(t, err, context.DeadlineExceeded)
+				}
+				readsOnce(t, err, 0)
+			})
+		}
+	}
+}
+
+// stalledAnswers are the hostile answers that stop sending: no byte
+// comes after them.
+var stalledAnswers = []string{"no answer at all", "100 then nothing", "headers then nothing", "stalled 404"}
+
+// TestEveryMethodEndsAStall: a server that stops sending (before its
+// headers, after a 100 Continue, in the middle of a body, in an error's
+// body) ends every method once no byte has come for the stall timeout,
+// with no context deadline: a network error that matches
+// os.ErrDeadlineExceeded, retried where the rule allows (a GET is sent
+// again), ErrOutcomeUnknown for a call that may have created something,
+// sent once; a stalled error body still gives the status (DESIGN §6.3,
+// issue 21). Before, each of these held the call until the caller's
+// context ended (here a safety deadline of 10 s).
+func TestEveryMethodEndsAStall(t *testing.T) {
+	t.Parallel()
+	const stall = 50 * time.Millisecond
+	for _, m := range methods {
+		for _, name := range stalledAnswers {
+			t.Run(m.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				holdTimingSlot(t)
+				var requests atomic.Int32
+				answer := hostileAnswers[name]
+				base := hijackServer(t, func(c net.Conn) { requests.Add(1); answer(c) })
+				c, err := mintlify.NewClient(mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject), mintlify.WithBaseURL(base),
+					mintlify.WithRetryWait(time.Millisecond, time.Millisecond), mintlify.WithMaxRetries(1), mintlify.WithStallTimeout(stall))
+				require.NoError(t, err)
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				started := time.Now()
+				got, err := m.call(ctx, c)
+				took := time.Since(started)
+				require.Error(t, err)
+				assertNoResult(t, got)
+				require.NotErrorIs(t, err, context.DeadlineExceeded, "ended by the safety deadline after %s, not by the stall timeout", took)
+				assert.Less(t, took, 5*time.Second, "a poller gives up after five failed reads; each waits %s a request", stall)
+				switch {
+				case name == "stalled 404":
+					assert.ErrorIs(t, err, mintlify.ErrNotFound)
+					assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown)
+				case name == "headers then nothing" && m.status != 200 && !m.do:
+					// A 200 where the route documents 201 or 202 is a clear answer.
+					assert.ErrorIs(t, err, mintlify.ErrMalformedResponse)
+					return
+				case m.creates:
+					assert.ErrorIs(t, err, os.ErrDeadlineExceeded, "a network error")
+					assert.ErrorIs(t, err, mintlify.ErrOutcomeUnknown, "the request was sent")
+					assert.Equal(t, int32(1), requests.Load(), "never sent twice")
+				default:
+					assert.ErrorIs(t, err, os.ErrDeadlineExceeded, "a network error")
+					assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown)
+					assert.GreaterOrEqual(t, requests.Load(), int32(2), "retried like a network error")
+				}
+				if name != "stalled 404" {
+					assert.Contains(t, err.Error(), "stall", "the error says why")
 				}
 				readsOnce(t, err, 0)
 			})
