@@ -40,12 +40,17 @@ const downloadBufferSize = 256 << 10
 // redirect and sends no Referer, whatever the client's http.Client says:
 // a redirect is an error.
 //
-// A transfer that breaks (a dropped connection, a 5xx or 429 from the host)
-// is resumed where it stopped with a Range request, at most 3 times, after
-// the client's retry wait (or the host's Retry-After, up to the maximum
-// wait); bytes already written are not written again. A host that answers a
-// Range request with the whole file (200) cannot resume: that is an error,
-// since w already holds the start. A bundle without a link or whose link
+// A transfer that breaks (a dropped connection, a 5xx or 429 from the host,
+// a stall) is resumed where it stopped with a Range request, at most 3
+// times, after the client's retry wait (or the host's Retry-After, up to
+// the maximum wait); bytes already written are not written again. A resume
+// asks for the rest of the same object: it carries If-Range with the first
+// answer's strong ETag, else its Last-Modified, and the partial answer must
+// name the same one. A host that names neither is not resumed (its first
+// cut fails the download), and one that answers the resume with the whole
+// file (200: the object changed, or it cannot resume) or with another
+// validator fails it too: w already holds the start, and splicing two
+// objects would make an archive that is neither. A bundle without a link or whose link
 // has expired fails with ErrInvalidInput before any request: call
 // BundleStaticExport for a fresh one. So does a link that holds the API key
 // (a proxy's echo): it would hand the key to the storage host. An HTTP
@@ -111,6 +116,10 @@ type download struct {
 
 	written int64
 	buf     []byte
+	// validator names the object the first answer began, as If-Range
+	// takes it: its strong ETag, else its Last-Modified ("" for neither);
+	// validatorField is the header it came in.
+	validator, validatorField string
 }
 
 func (d *download) run() (int64, error) {
@@ -119,6 +128,10 @@ func (d *download) run() (int64, error) {
 		err := d.attempt()
 		if err == nil {
 			return d.written, nil
+		}
+		if d.written > 0 && d.validator == "" && !errors.As(err, new(*fatalDownloadError)) {
+			err = dlFatal("%w; the storage host names the object by neither an ETag nor a Last-Modified, "+
+				"so a resumed download could join two different objects: it is not resumed", err)
 		}
 		var f *fatalDownloadError
 		if errors.As(err, &f) || resumes >= maxDownloadResumes || d.ctx.Err() != nil ||
@@ -181,6 +194,7 @@ func (d *download) attempt() error {
 	resuming := d.written > 0
 	if resuming {
 		req.Header["Range"] = []string{"bytes=" + strconv.FormatInt(d.written, 10) + "-"}
+		req.Header["If-Range"] = []string{d.validator}
 	}
 
 	resp, err := d.hc.Do(req)
@@ -201,12 +215,18 @@ func (d *download) attempt() error {
 
 	switch {
 	case resp.StatusCode == http.StatusOK && resuming:
-		return dlFatal("the storage host answered a Range request with the whole bundle (HTTP 200): it cannot resume, and the start is already written")
+		return dlFatal("the storage host answered a Range request with the whole bundle (HTTP 200): the object changed " +
+			"(If-Range) or the host cannot resume, and the start is already written")
 	case resp.StatusCode == http.StatusOK:
 		if resp.ContentLength >= 0 && resp.ContentLength != d.size {
 			return dlFatal("the storage host sends %d bytes, the bundle has %d", resp.ContentLength, d.size)
 		}
+		d.validator, d.validatorField = objectValidator(resp.Header)
 	case resp.StatusCode == http.StatusPartialContent && resuming:
+		if got := resp.Header.Get(d.validatorField); got != d.validator {
+			return dlFatal("the storage host's partial answer is another object (%s %s, the download began %s): "+
+				"the start is already written", d.validatorField, hostText(strconv.Quote(got), 80), hostText(d.validator, 80))
+		}
 		if err := d.checkContentRange(resp.Header.Get("Content-Range")); err != nil {
 			return err
 		}
@@ -221,6 +241,19 @@ func (d *download) attempt() error {
 		return &fatalDownloadError{d.hostError(resp)}
 	}
 	return d.copyBody(resp.Body)
+}
+
+// objectValidator is what names an object for If-Range: its ETag when
+// strong (a weak one cannot be used), else its Last-Modified; "" when it
+// has neither.
+func objectValidator(h http.Header) (value, field string) {
+	if etag := h.Get("ETag"); etag != "" && !strings.HasPrefix(etag, "W/") {
+		return etag, "ETag"
+	}
+	if lm := h.Get("Last-Modified"); lm != "" {
+		return lm, "Last-Modified"
+	}
+	return "", ""
 }
 
 // checkContentRange accepts "bytes FROM-END/SIZE" from where the download

@@ -56,11 +56,21 @@ type dlStorage struct {
 	stalls      int    // the next stalls answers do as stall does
 	gzipLabel   bool   // label the body Content-Encoding: gzip, as some hosts do for a .tar.gz
 	redirect    string // answer 302 to this address
+
+	// The object's validators, sent with every answer ("" sends none); a
+	// Range request whose If-Range names neither gets the whole object
+	// (200), as RFC 9110 says, unless ignoreIfRange.
+	etag, lastModified string
+	ignoreIfRange      bool
+	// switchTo replaces the object (data and ETag) once a cut answer has
+	// been sent: the host now serves another object under the same link.
+	switchTo     []byte
+	switchToETag string
 }
 
 func newDLStorage(t *testing.T, size int) (*dlStorage, *httptest.Server) {
 	t.Helper()
-	s := &dlStorage{data: make([]byte, size)}
+	s := &dlStorage{data: make([]byte, size), etag: `"v1"`}
 	r := rand.New(rand.NewPCG(uint64(size), 7))
 	for i := range s.data {
 		s.data[i] = byte(r.Uint32())
@@ -94,6 +104,10 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if cut {
 		s.cuts--
 	}
+	data, etag, lastModified, ignoreIfRange := s.data, s.etag, s.lastModified, s.ignoreIfRange
+	if cut && s.switchTo != nil {
+		s.data, s.etag, s.switchTo = s.switchTo, s.switchToETag, nil
+	}
 	ignoreRange, chunked, status, stall := s.ignoreRange, s.chunked, s.status, s.stall || s.stalls > 0
 	if s.stalls > 0 {
 		s.stalls--
@@ -121,18 +135,26 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.RequestURI, dlSignature)
 		return
 	}
+	if etag != "" {
+		w.Header().Set("ETag", etag)
+	}
+	if lastModified != "" {
+		w.Header().Set("Last-Modified", lastModified)
+	}
 	from := 0
 	code := http.StatusOK
-	if rg := r.Header.Get("Range"); rg != "" && !ignoreRange {
+	ifRange := r.Header.Get("If-Range")
+	sameObject := ifRange == "" || ignoreIfRange || ifRange == etag || ifRange == lastModified
+	if rg := r.Header.Get("Range"); rg != "" && !ignoreRange && sameObject {
 		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(rg, "bytes="), "-"))
-		if err != nil || n >= len(s.data) {
+		if err != nil || n >= len(data) {
 			w.WriteHeader(http.StatusRequestedRangeNotSatisfiable)
 			return
 		}
 		from, code = n, http.StatusPartialContent
-		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", n, len(s.data)-1, len(s.data)))
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", n, len(data)-1, len(data)))
 	}
-	body := s.data[from:]
+	body := data[from:]
 	if !chunked {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	}
@@ -249,14 +271,78 @@ func TestDownloadStaticExportResumesWithRange(t *testing.T) {
 			reqs := s.requests()
 			require.Len(t, reqs, cuts+1)
 			assert.Empty(t, reqs[0].Get("Range"))
+			assert.Empty(t, reqs[0].Get("If-Range"))
 			// Each cut delivers half of what was asked: the next range
-			// starts where the last one stopped.
+			// starts where the last one stopped, for the same object.
 			written := 0
 			for i := 1; i <= cuts; i++ {
 				written += (len(s.data) - written) / 2
 				assert.Equal(t, "bytes="+strconv.Itoa(written)+"-", reqs[i].Get("Range"), "request %d", i)
+				assert.Equal(t, `"v1"`, reqs[i].Get("If-Range"), "request %d: the first answer's ETag", i)
 			}
 			dlAssertClean(t, s)
+		})
+	}
+}
+
+// TestDownloadResumesOnlyTheSameObject: a resume asks for the rest of the
+// object the first answer began (If-Range with its ETag, else its
+// Last-Modified), and a host that answers with another object, or names
+// none, fails the download rather than splicing two objects into one
+// archive reported as success (DESIGN §6.3, issue 21). Before, the resume
+// sent Range alone: a host that had switched objects answered 206 from the
+// new one, and the download succeeded with half of each.
+func TestDownloadResumesOnlyTheSameObject(t *testing.T) {
+	t.Parallel()
+	other := bytes.Repeat([]byte{0xAB}, 100_000)
+	tests := []struct {
+		name    string
+		setup   func(s *dlStorage)
+		reqs    int
+		ok      bool
+		ifRange string // the resume's If-Range
+		wantIn  string
+	}{
+		{"a switched object, If-Range honoured (200)", func(s *dlStorage) { s.switchTo, s.switchToETag = other, `"v2"` },
+			2, false, `"v1"`, "whole"},
+		{"a switched object, If-Range ignored (206, another ETag)", func(s *dlStorage) {
+			s.switchTo, s.switchToETag, s.ignoreIfRange = other, `"v2"`, true
+		}, 2, false, `"v1"`, "another object"},
+		{"a switched object, If-Range ignored (206, no ETag)", func(s *dlStorage) {
+			s.switchTo, s.switchToETag, s.ignoreIfRange = other, "", true
+		}, 2, false, `"v1"`, "another object"}, // RFC 9110: a 206 carries the ETag a 200 would
+		{"no validator: not resumed", func(s *dlStorage) { s.etag = "" }, 1, false, "", "neither an ETag nor a Last-Modified"},
+		{"a weak ETag only: not resumed", func(s *dlStorage) { s.etag = `W/"v1"` }, 1, false, "", "neither"},
+		{"Last-Modified only", func(s *dlStorage) { s.etag, s.lastModified = "", "Mon, 02 Jan 2026 15:04:05 GMT" },
+			2, true, "Mon, 02 Jan 2026 15:04:05 GMT", ""},
+		{"a weak ETag and Last-Modified", func(s *dlStorage) { s.etag, s.lastModified = `W/"v1"`, "Mon, 02 Jan 2026 15:04:05 GMT" },
+			2, true, "Mon, 02 Jan 2026 15:04:05 GMT", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, srv := newDLStorage(t, 100_000)
+			want := bytes.Clone(s.data)
+			s.cuts = 1
+			tt.setup(s)
+			var got bytes.Buffer
+			n, err := newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), &got)
+			reqs := s.requests()
+			require.Len(t, reqs, tt.reqs)
+			if tt.reqs > 1 {
+				assert.Equal(t, tt.ifRange, reqs[1].Get("If-Range"))
+				assert.Equal(t, "bytes=50000-", reqs[1].Get("Range"))
+			}
+			if tt.ok {
+				require.NoError(t, err)
+				assert.True(t, bytes.Equal(want, got.Bytes()))
+				return
+			}
+			require.Error(t, err, "a spliced archive reported as success")
+			assert.Equal(t, int64(got.Len()), n)
+			assert.True(t, bytes.HasPrefix(want, got.Bytes()), "only the first object's bytes were written")
+			assert.Contains(t, err.Error(), tt.wantIn)
+			assert.NotContains(t, err.Error(), dlSignature)
 		})
 	}
 }
