@@ -141,15 +141,16 @@ func (c *Client) CreateJob(ctx context.Context, prompt string) (*Job, error) {
 // An unknown job is [ErrNotFound]; an answer about another job is
 // [ErrMalformedResponse].
 func (c *Client) GetJob(ctx context.Context, jobID string) (*Job, error) {
-	return c.getJob(ctx, jobID, false)
+	return c.getJob(ctx, jobID, nil)
 }
 
-// getJob is GetJob, also for a poller (see request.polling).
-func (c *Client) getJob(ctx context.Context, jobID string, polling bool) (*Job, error) {
+// getJob is GetJob, also for a poller, whose reads share buf (nil for
+// GetJob; see request.polling and request.buf).
+func (c *Client) getJob(ctx context.Context, jobID string, buf *answerBuffer) (*Job, error) {
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID), polling: polling}
+	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID), polling: buf != nil, buf: buf}
 	return c.sendJob(ctx, r, jobID)
 }
 
@@ -203,7 +204,8 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
+	buf := pollBuffer()
 	return poll(ctx, c, fmt.Sprintf("job %q", jobID), func(ctx context.Context) (*Job, error) {
-		return c.getJob(ctx, jobID, true)
+		return c.getJob(ctx, jobID, buf)
 	}, func(j *Job) bool { return j.Status.Terminal() }, opts)
 }

@@ -259,15 +259,16 @@ func (c *Client) TriggerPreview(ctx context.Context, branch string) (*Preview, e
 // answer without an _id or about another status ID, or with a status the
 // API does not document, is an error.
 func (c *Client) GetDeployment(ctx context.Context, statusID string) (*Deployment, error) {
-	return c.getDeployment(ctx, statusID, false)
+	return c.getDeployment(ctx, statusID, nil)
 }
 
-// getDeployment is GetDeployment, also for a poller (see request.polling).
-func (c *Client) getDeployment(ctx context.Context, statusID string, polling bool) (*Deployment, error) {
+// getDeployment is GetDeployment, also for a poller, whose reads share buf
+// (nil for GetDeployment; see request.polling and request.buf).
+func (c *Client) getDeployment(ctx context.Context, statusID string, buf *answerBuffer) (*Deployment, error) {
 	if err := checkSegment("status ID", statusID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), polling: polling}
+	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), polling: buf != nil, buf: buf}
 	w, err := send[wireDeployment](ctx, c, r)
 	if err != nil {
 		return nil, err
@@ -289,8 +290,9 @@ func (c *Client) PollDeployment(ctx context.Context, statusID string, opts ...Po
 	if err := checkSegment("status ID", statusID); err != nil {
 		return nil, err
 	}
+	buf := pollBuffer()
 	return poll(ctx, c, "deployment "+strconv.Quote(statusID),
-		func(ctx context.Context) (*Deployment, error) { return c.getDeployment(ctx, statusID, true) },
+		func(ctx context.Context) (*Deployment, error) { return c.getDeployment(ctx, statusID, buf) },
 		func(d *Deployment) bool { return d.Status.Terminal() },
 		opts)
 }

@@ -10,12 +10,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -616,4 +619,128 @@ func TestNoMethodFollowsARedirectWithTheKey(t *testing.T) {
 		}
 	}
 	assert.Zero(t, leaked.Load(), "the key followed a redirect")
+}
+
+// Memory. The body bound (16 MiB) caps the bytes of an answer, not what
+// they become once decoded: 16 MiB of "{}," is 5.6 million empty rows. The
+// checks below measure the peak heap of each call, sampled every 0.2 ms
+// (runtime/metrics, the heap's live and not yet swept objects), against
+// the bounds of DESIGN §6.1 and §6.3. They run one at a time (the heap is
+// the process's), and not under -race, whose instrumentation makes the
+// scans of gigabytes take minutes and whose memory is not the program's:
+// go test without -race runs them.
+
+const (
+	// maxBodyHeap bounds a call given 100 MB, retries included.
+	maxBodyHeap = 48 << 20
+	// heapCeiling stops the test binary before a regression takes the
+	// machine's memory (a 16 MiB answer once cost 5 GB).
+	heapCeiling = 1 << 30
+)
+
+// peakHeap runs fn and returns how far the heap grew above where it stood
+// after a collection, at its highest.
+func peakHeap(t testing.TB, fn func()) uint64 {
+	t.Helper()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
+	// Twice: the second drops what the first left to sync.Pools (a body
+	// buffer an earlier call handed on), so that the call pays for its own.
+	runtime.GC()
+	runtime.GC()
+	base := read()
+	var peak atomic.Uint64
+	note := func() {
+		if v := read(); v > base && v-base > peak.Load() {
+			peak.Store(v - base)
+			if v-base > heapCeiling {
+				panic(fmt.Sprintf("memory guard: %s grew the heap by %d MiB, past %d MiB: stopping before the machine runs out",
+					t.Name(), (v-base)>>20, heapCeiling>>20))
+			}
+		}
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(200 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			note()
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	fn()
+	close(done)
+	<-stopped
+	note()
+	return peak.Load()
+}
+
+// streamed answers every request with status and a fresh body of unknown
+// length (chunked, the worst case for a reader that sizes its buffer by
+// Content-Length): prefix, then fill repeated up to size bytes in all,
+// generated as it is read, so that the test's own memory stays flat.
+func streamed(status int, prefix string, fill byte, size int64) func(*http.Request) (*http.Response, error) {
+	return func(req *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}}, ContentLength: -1,
+			Body: io.NopCloser(&generated{prefix: prefix, fill: fill, left: size}), Request: req}, nil
+	}
+}
+
+type generated struct {
+	prefix string
+	fill   byte
+	left   int64
+}
+
+func (g *generated) Read(p []byte) (int, error) {
+	if g.left <= 0 {
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), g.left)]
+	n := copy(p, g.prefix)
+	g.prefix = g.prefix[n:]
+	for i := n; i < len(p); i++ {
+		p[i] = g.fill
+	}
+	g.left -= int64(len(p))
+	return len(p), nil
+}
+
+// TestEveryMethodHoldsA100MBAnswerInBoundedMemory: 100 MB of junk, or of
+// white space after the documented answer, is ErrMalformedResponse ("larger
+// than 16 MiB") at a peak heap of at most 48 MiB per call, retries (and a
+// poller's reads) included: the body is read into one buffer of the bound
+// at a time, and a retry lets go of the last (DESIGN §6.1; before, 82 to
+// 114 MiB).
+func TestEveryMethodHoldsA100MBAnswerInBoundedMemory(t *testing.T) {
+	if raceDetector {
+		t.Skip("not under -race (see Memory above)")
+	}
+	for _, m := range methods {
+		for name, prefix := range map[string]string{"junk": "", "a brace, then junk": "{", "white space after the answer": m.good} {
+			t.Run(m.name+"/"+name, func(t *testing.T) {
+				fill := byte('x')
+				if prefix == m.good {
+					fill = ' '
+				}
+				c, mt := answering(t, streamed(m.status, prefix, fill, 100e6), mintlify.WithMaxRetries(2),
+					mintlify.WithRetryWait(time.Millisecond, time.Millisecond))
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				var err error
+				peak := peakHeap(t, func() { _, err = m.call(ctx, c) })
+				t.Logf("%s: peak heap %.1f MiB in %d requests", t.Name(), float64(peak)/(1<<20), mt.GetTotalCallCount())
+				assert.ErrorIs(t, err, mintlify.ErrMalformedResponse)
+				if name != "junk" { // which fails at its first byte, unread
+					assert.Contains(t, err.Error(), "larger than 16 MiB")
+				}
+				assert.LessOrEqual(t, peak, uint64(maxBodyHeap), "peak heap %d MiB", peak>>20)
+			})
+		}
+	}
 }

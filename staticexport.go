@@ -242,16 +242,16 @@ func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*
 // without a jobId or about another job, or with a status the API does not
 // document, is an error.
 func (c *Client) GetStaticExport(ctx context.Context, jobID string) (*StaticExport, error) {
-	return c.getStaticExport(ctx, jobID, false)
+	return c.getStaticExport(ctx, jobID, nil)
 }
 
-// getStaticExport is GetStaticExport, also for a poller (see
-// request.polling).
-func (c *Client) getStaticExport(ctx context.Context, jobID string, polling bool) (*StaticExport, error) {
+// getStaticExport is GetStaticExport, also for a poller, whose reads share
+// buf (nil for GetStaticExport; see request.polling and request.buf).
+func (c *Client) getStaticExport(ctx context.Context, jobID string, buf *answerBuffer) (*StaticExport, error) {
 	if err := checkSegment("static export job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), polling: polling}
+	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), polling: buf != nil, buf: buf}
 	w, err := send[wireStaticExport](ctx, c, r)
 	if err != nil {
 		return nil, err
@@ -271,8 +271,9 @@ func (c *Client) PollStaticExport(ctx context.Context, jobID string, opts ...Pol
 	if err := checkSegment("static export job ID", jobID); err != nil {
 		return nil, err
 	}
+	buf := pollBuffer()
 	return poll(ctx, c, "static export "+strconv.Quote(jobID),
-		func(ctx context.Context) (*StaticExport, error) { return c.getStaticExport(ctx, jobID, true) },
+		func(ctx context.Context) (*StaticExport, error) { return c.getStaticExport(ctx, jobID, buf) },
 		func(e *StaticExport) bool { return e.Status.Terminal() },
 		opts)
 }
