@@ -91,21 +91,21 @@ func (p *ConversationsPage) UnmarshalJSON(b []byte) error {
 }
 
 type wireConversationsPage struct {
-	Rows       []wireConversation `json:"conversations"`
-	NextCursor jsonString         `json:"nextCursor"`
-	HasMore    jsonBool           `json:"hasMore"`
+	Rows       list[wireConversation, upTo1000] `json:"conversations"`
+	NextCursor jsonString                       `json:"nextCursor"`
+	HasMore    jsonBool                         `json:"hasMore"`
 }
 
 type wireConversation struct {
-	ID               jsonString   `json:"id"`
-	Timestamp        jsonTime     `json:"timestamp"`
-	Query            jsonString   `json:"query"`
-	Response         jsonString   `json:"response"`
-	ResponseType     jsonString   `json:"responseType"`
-	Sources          []wireSource `json:"sources"`
-	ResolutionStatus jsonString   `json:"resolutionStatus"`
-	QueryCategory    jsonString   `json:"queryCategory"`
-	PageURL          jsonString   `json:"pageUrl"`
+	ID               jsonString                   `json:"id"`
+	Timestamp        jsonTime                     `json:"timestamp"`
+	Query            jsonString                   `json:"query"`
+	Response         jsonString                   `json:"response"`
+	ResponseType     jsonString                   `json:"responseType"`
+	Sources          list[wireSource, sourcesMax] `json:"sources"`
+	ResolutionStatus jsonString                   `json:"resolutionStatus"`
+	QueryCategory    jsonString                   `json:"queryCategory"`
+	PageURL          jsonString                   `json:"pageUrl"`
 }
 
 type wireSource struct {
@@ -192,7 +192,7 @@ func writeKeyPart(h *maphash.Hash, s string) {
 
 var conversationsRoute = &route[wireConversationsPage, ConversationsPage, Conversation]{
 	path:        "assistant",
-	maxLimit:    1000,
+	maxLimit:    limitOf[upTo1000](),
 	cursorPaged: true,
 	page:        (*wireConversationsPage).page,
 	rows:        func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
@@ -263,9 +263,9 @@ func (m *ThreadMessage) UnmarshalJSON(b []byte) error {
 }
 
 type wireThread struct {
-	ID        jsonString          `json:"threadId"`
-	CreatedAt jsonTime            `json:"createdAt"`
-	Messages  []wireThreadMessage `json:"messages"`
+	ID        jsonString                           `json:"threadId"`
+	CreatedAt jsonTime                             `json:"createdAt"`
+	Messages  list[wireThreadMessage, messagesMax] `json:"messages"`
 }
 
 type wireThreadMessage struct {

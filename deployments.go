@@ -107,7 +107,7 @@ type wireDeployment struct {
 	EndedAt         jsonTime         `json:"endedAt"`
 	Status          DeploymentStatus `json:"status"`
 	Summary         string           `json:"summary"`
-	Logs            []string         `json:"logs"`
+	Logs            logLines         `json:"logs"`
 	Subdomain       string           `json:"subdomain"`
 	Screenshot      string           `json:"screenshot"`
 	ScreenshotLight string           `json:"screenshotLight"`
@@ -128,9 +128,9 @@ type wireCommit struct {
 	Ref          string `json:"ref"`
 	Message      string `json:"message"`
 	FilesChanged struct {
-		Added    []string `json:"added"`
-		Modified []string `json:"modified"`
-		Removed  []string `json:"removed"`
+		Added    list[string, filesMax] `json:"added"`
+		Modified list[string, filesMax] `json:"modified"`
+		Removed  list[string, filesMax] `json:"removed"`
 	} `json:"filesChanged"`
 }
 
@@ -147,7 +147,7 @@ func (w *wireDeployment) check() error {
 func (w *wireDeployment) deployment() Deployment {
 	d := Deployment{
 		ID: w.ID, ProjectID: w.ProjectID, Status: w.Status, Source: w.Source, Summary: w.Summary,
-		Subdomain: w.Subdomain, Logs: w.Logs, CreatedAt: w.CreatedAt.t, EndedAt: w.EndedAt.t,
+		Subdomain: w.Subdomain, Logs: []string(w.Logs), CreatedAt: w.CreatedAt.t, EndedAt: w.EndedAt.t,
 		Commit:     w.Commit.commit(),
 		Screenshot: w.Screenshot, ScreenshotLight: w.ScreenshotLight, ScreenshotDark: w.ScreenshotDark,
 	}
@@ -177,7 +177,7 @@ func (d Deployment) wire() wireDeployment {
 
 func (w *wireCommit) commit() DeploymentCommit {
 	f := &w.FilesChanged
-	return DeploymentCommit{SHA: w.SHA, Ref: w.Ref, Message: w.Message, Added: f.Added, Modified: f.Modified, Removed: f.Removed}
+	return DeploymentCommit{SHA: w.SHA, Ref: w.Ref, Message: w.Message, Added: []string(f.Added), Modified: []string(f.Modified), Removed: []string(f.Removed)}
 }
 
 func (c DeploymentCommit) wire() wireCommit {

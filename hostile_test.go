@@ -20,6 +20,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -627,10 +628,16 @@ func TestNoMethodFollowsARedirectWithTheKey(t *testing.T) {
 // (runtime/metrics, the heap's live and not yet swept objects), against
 // the bounds of DESIGN §6.1 and §6.3. They run one at a time (the heap is
 // the process's), and not under -race, whose instrumentation makes the
-// scans of gigabytes take minutes and whose memory is not the program's:
-// go test without -race runs them.
+// scans of some 3 GB of JSON take minutes and whose memory is not the
+// program's: go test without -race runs them (about 20 s);
+// TestEveryMethodRefusesAnArrayLongerThanTheAPISends checks the same
+// bounds, without measuring memory, under -race too.
 
 const (
+	// hostileAnswerSize is an answer just under the body bound.
+	hostileAnswerSize = 16<<20 - 4<<10
+	// maxAnswerHeap bounds a call given a 16 MiB answer of empty rows.
+	maxAnswerHeap = 64 << 20
 	// maxBodyHeap bounds a call given 100 MB, retries included.
 	maxBodyHeap = 48 << 20
 	// heapCeiling stops the test binary before a regression takes the
@@ -711,6 +718,104 @@ func (g *generated) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// hugeAnswers are good made just under size bytes: each array in it (the
+// rows, and arrays inside the first row) filled with empty elements of its
+// kind, and an unknown member holding such an array.
+func hugeAnswers(t testing.TB, good string, size int) map[string]string {
+	return longArrays(t, good, func(withMarker, elem string) int {
+		return (size - len(withMarker)) / (len(elem) + 1)
+	})
+}
+
+// longArrays are good with each array in it filled with n(good with the
+// array marked, the element) empty elements of its kind, and an unknown
+// member holding such an array.
+func longArrays(t testing.TB, good string, n func(withMarker, elem string) int) map[string]string {
+	t.Helper()
+	var root any
+	require.NoError(t, json.Unmarshal([]byte(good), &root))
+	const marker = "\x00fill\x00"
+	fill := func(withMarker string, elem string) string {
+		quoted, _ := json.Marshal(marker)
+		count := n(withMarker, elem)
+		return strings.Replace(withMarker, string(quoted), "["+strings.Repeat(elem+",", count-1)+elem+"]", 1)
+	}
+	out := map[string]string{}
+	var walk func(v any, path []any)
+	walk = func(v any, path []any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				walk(e, append(slices.Clone(path), k))
+			}
+		case []any:
+			elem := "{}"
+			if len(v) > 0 {
+				if _, ok := v[0].(string); ok {
+					elem = `""`
+				}
+				walk(v[0], append(slices.Clone(path), 0))
+			}
+			out[pathName(path)+" of "+elem] = fill(setLeaf(t, good, path, marker), elem)
+		}
+	}
+	walk(root, nil)
+	quoted, _ := json.Marshal(marker)
+	out["an unknown member of {}"] = fill(`{"unknown":`+string(quoted)+`,`+good[1:], "{}")
+	return out
+}
+
+// TestEveryMethodHoldsAHugeAnswerInBoundedMemory: an answer just under
+// 16 MiB whose rows, or any array inside them (sources, messages, logs,
+// changed files), are millions of empty elements is ErrMalformedResponse
+// at a peak heap of at most 64 MiB; an unknown member of that size costs
+// nothing (DESIGN §6.3, issue 21: before, 5 GB for feedback, 1.5 GB for a
+// thread, 1 GB for conversations with {} sources, 350 MB for a
+// deployment's log of empty strings). Client.Do decodes into the caller's
+// type: only its bytes are bounded (below).
+func TestEveryMethodHoldsAHugeAnswerInBoundedMemory(t *testing.T) {
+	if raceDetector {
+		t.Skip("not under -race (see Memory above)")
+	}
+	for _, m := range methods {
+		if m.do {
+			continue
+		}
+		// 1 MiB (read by decodeStreamed, the way of answers up to 1 MiB),
+		// and 16 MiB; a walk's pages decode as its route's GetX does, so
+		// that one takes the 16 MiB answers for the three (each costs a
+		// few scans of 16 MiB).
+		sizes := map[string]map[string]string{"1 MiB": hugeAnswers(t, m.good, 1<<20-4<<10)}
+		if m.walk == nil {
+			sizes["16 MiB"] = hugeAnswers(t, m.good, hostileAnswerSize)
+		}
+		answers := map[string]string{}
+		for size, bodies := range sizes {
+			for name, body := range bodies {
+				answers[size+" "+name] = body
+			}
+		}
+		for name, body := range answers {
+			t.Run(m.name+"/"+name, func(t *testing.T) {
+				c, _ := answering(t, func(r *http.Request) (*http.Response, error) {
+					return streamed(m.status, body, ' ', int64(len(body)))(r)
+				}, mintlify.WithMaxRetries(0))
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				var err error
+				peak := peakHeap(t, func() { _, err = m.call(ctx, c) })
+				t.Logf("%s: peak heap %.1f MiB", t.Name(), float64(peak)/(1<<20))
+				if strings.Contains(name, "an unknown member") {
+					assert.NoError(t, err)
+				} else {
+					assert.ErrorIs(t, err, mintlify.ErrMalformedResponse)
+				}
+				assert.LessOrEqual(t, peak, uint64(maxAnswerHeap), "peak heap %d MiB", peak>>20)
+			})
+		}
+	}
+}
+
 // TestEveryMethodHoldsA100MBAnswerInBoundedMemory: 100 MB of junk, or of
 // white space after the documented answer, is ErrMalformedResponse ("larger
 // than 16 MiB") at a peak heap of at most 48 MiB per call, retries (and a
@@ -741,6 +846,90 @@ func TestEveryMethodHoldsA100MBAnswerInBoundedMemory(t *testing.T) {
 				}
 				assert.LessOrEqual(t, peak, uint64(maxBodyHeap), "peak heap %d MiB", peak>>20)
 			})
+		}
+	}
+}
+
+// TestEveryMethodRefusesAnArrayLongerThanTheAPISends: an array of 200,001
+// empty elements, more than any bound holds (DESIGN §6.3: a page at most
+// its route's largest page of rows, a turn 100 sources, a thread 10,000
+// messages, a commit 100,000 paths a set, a log 16 MiB counting 128 bytes
+// a line), in any array of any answer, is ErrMalformedResponse saying so;
+// in an unknown member it costs nothing. Before, each was a success.
+func TestEveryMethodRefusesAnArrayLongerThanTheAPISends(t *testing.T) {
+	t.Parallel()
+	for _, m := range methods {
+		if m.do {
+			continue
+		}
+		for name, body := range longArrays(t, m.good, func(string, string) int { return 200_001 }) {
+			t.Run(m.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				c, _ := answering(t, respond(m.status, body), mintlify.WithMaxRetries(0))
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				_, err := m.call(ctx, c)
+				if strings.HasPrefix(name, "an unknown member") {
+					assert.NoError(t, err)
+					return
+				}
+				require.ErrorIs(t, err, mintlify.ErrMalformedResponse)
+				assert.Contains(t, err.Error(), "more than the API sends")
+				assert.Equal(t, m.creates, errors.Is(err, mintlify.ErrOutcomeUnknown))
+			})
+		}
+	}
+}
+
+// TestAnswersHoldUpToTheirBounds: each bound of DESIGN §6.3, as the README
+// states it, is exact: an answer with that many elements in the array
+// (copies of the documented one) is read, one more is ErrMalformedResponse.
+func TestAnswersHoldUpToTheirBounds(t *testing.T) {
+	t.Parallel()
+	// A log's JSON array, plus 128 bytes a line, holds at most 16 MiB.
+	const line = `"built"`
+	logLines := (16<<20 - 1) / (len(line) + 1 + 128)
+	for name, bounds := range map[string]map[string]int{
+		"GetVisitors": {"visitors": 250}, "GetViews": {"views": 250}, "GetSearches": {"searches": 100},
+		"GetFeedback": {"feedback": 100}, "GetFeedbackByPage": {"feedback": 100},
+		"GetConversations": {"conversations": 1000, "conversations.0.sources": 100},
+		"GetThread":        {"messages": 10_000},
+		"GetDeployment": {"commit.filesChanged.added": 100_000, "commit.filesChanged.modified": 100_000,
+			"commit.filesChanged.removed": 100_000, "logs": logLines},
+	} {
+		m := methodNamed(t, name)
+		for path, most := range bounds {
+			for _, n := range []int{most, most + 1} {
+				t.Run(fmt.Sprintf("%s/%s/%d", name, path, n), func(t *testing.T) {
+					t.Parallel()
+					var root any
+					require.NoError(t, json.Unmarshal([]byte(m.good), &root))
+					var first any = root
+					for _, key := range strings.Split(path+".0", ".") {
+						if i, err := strconv.Atoi(key); err == nil {
+							first = first.([]any)[i]
+						} else {
+							first = first.(map[string]any)[key]
+						}
+					}
+					elem, err := json.Marshal(first)
+					require.NoError(t, err)
+					if path == "logs" {
+						elem = []byte(line)
+					}
+					marker, _ := json.Marshal("\x00fill\x00")
+					body := strings.Replace(setPath(t, m.good, path, string(marker)), string(marker),
+						"["+strings.Repeat(string(elem)+",", n-1)+string(elem)+"]", 1)
+					c, _ := answering(t, respond(m.status, body), mintlify.WithMaxRetries(0))
+					_, err = m.call(context.Background(), c)
+					if n == most {
+						require.NoError(t, err)
+						return
+					}
+					require.ErrorIs(t, err, mintlify.ErrMalformedResponse)
+					assert.Contains(t, err.Error(), fmt.Sprintf("more than %d ", most))
+				})
+			}
 		}
 	}
 }

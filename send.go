@@ -557,7 +557,11 @@ func decodeJSON(body []byte, v any) error {
 	if skipSpace(body, 0) == len(body) {
 		return errors.New("empty body")
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	handled, err := decodeStreamed(body, v)
+	if !handled {
+		err = json.Unmarshal(body, v)
+	}
+	if err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) && syntax.Offset >= int64(len(body)) {
 			return errors.New("body ends early")
@@ -583,7 +587,7 @@ func describeJSONError(err error) error {
 			return fmt.Errorf("a JSON %s where an object was expected", typ.Value)
 		}
 		return fmt.Errorf("field %s: a JSON %s where %s was expected", typ.Field, typ.Value, typ.Type)
-	case errors.Is(err, errBodyTooLarge):
+	case errors.Is(err, errBodyTooLarge), errors.As(err, new(*tooManyError)):
 		return err
 	}
 	return fmt.Errorf("reading body: %w", err) // a network error, or a check of a wire type: it quotes no content
