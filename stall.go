@@ -27,8 +27,9 @@ const defaultStallTimeout = 60 * time.Second
 // created something is ErrOutcomeUnknown. Time the caller spends between
 // reads (a slow writer of a download) does not count. A server that keeps
 // sending, however slowly (a bundle at 1 byte a second), never stalls:
-// bound that with the context. d <= 0 turns the guard off, leaving only the
-// context and the http.Client's Timeout.
+// bound that with the context. A request whose context ends within d is
+// left to the context, which ends it first. d <= 0 turns the guard off,
+// leaving only the context and the http.Client's Timeout.
 func WithStallTimeout(d time.Duration) Option {
 	return func(c *config) { c.stallTimeout = d }
 }
@@ -56,6 +57,9 @@ func (g *stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 	next := g.next
 	if next == nil {
 		next = http.DefaultTransport
+	}
+	if deadline, ok := req.Context().Deadline(); ok && time.Until(deadline) <= g.idle {
+		return next.RoundTrip(req) // the context ends the request before a stall could
 	}
 	ctx, cancel := context.WithCancel(req.Context())
 	w := &stallWatch{idle: g.idle, cancel: cancel}
