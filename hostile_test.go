@@ -778,7 +778,7 @@ func TestEveryMethodHoldsAHugeAnswerInBoundedMemory(t *testing.T) {
 		t.Skip("not under -race (see Memory above)")
 	}
 	for _, m := range methods {
-		if m.do {
+		if m.do || !strings.HasPrefix(m.good, "{") { // a streamed answer has tests of its own
 			continue
 		}
 		// 1 MiB (read by decodeStreamed, the way of answers up to 1 MiB),
@@ -859,7 +859,7 @@ func TestEveryMethodHoldsA100MBAnswerInBoundedMemory(t *testing.T) {
 func TestEveryMethodRefusesAnArrayLongerThanTheAPISends(t *testing.T) {
 	t.Parallel()
 	for _, m := range methods {
-		if m.do {
+		if m.do || !strings.HasPrefix(m.good, "{") { // a streamed answer has tests of its own
 			continue
 		}
 		for name, body := range longArrays(t, m.good, func(string, string) int { return 200_001 }) {
