@@ -10,11 +10,12 @@ import (
 	"time"
 )
 
-// JobStatus is the state of an agent job. Values the SDK does not know yet
-// are kept as they came and are not terminal, so polling continues.
+// JobStatus is the state of an agent job.
 type JobStatus string
 
-// The job states the API documents.
+// The job states the API documents. Any other value in an answer is a
+// malformed answer (an error), so a poll can never wait on a state that
+// will not end.
 const (
 	JobActive    JobStatus = "active"    // the agent is working
 	JobCompleted JobStatus = "completed" // done; PRLink is set if files changed
@@ -26,6 +27,8 @@ const (
 func (s JobStatus) Terminal() bool {
 	return s == JobCompleted || s == JobArchived || s == JobFailed
 }
+
+func (s JobStatus) documented() bool { return s == JobActive || s.Terminal() }
 
 // Job is an agent job. Nullable fields come back as their zero value. It
 // marshals as the API sends it: PRLink "" and a nil ArchivedAt as null.
@@ -80,15 +83,18 @@ type wireJobSource struct {
 	Ref        jsonString `json:"ref"`
 }
 
-// check insists on what every job answer has: an ID and a status.
+// check insists on what every job answer has: an ID that can be one, and
+// a status the API documents.
 func (w *wireJob) check() error {
 	switch {
 	case w.ID == "":
 		return errors.New("the job has no id")
 	case w.Status == "":
 		return errors.New("the job has no status")
+	case !w.Status.documented():
+		return fmt.Errorf("job status %s is not one the API documents", answerText(string(w.Status)))
 	}
-	return nil
+	return checkID("job id", w.ID)
 }
 
 func (w *wireJob) job() Job {
@@ -135,15 +141,16 @@ func (c *Client) CreateJob(ctx context.Context, prompt string) (*Job, error) {
 // An unknown job is [ErrNotFound]; an answer about another job is
 // [ErrMalformedResponse].
 func (c *Client) GetJob(ctx context.Context, jobID string) (*Job, error) {
-	return c.getJob(ctx, jobID, false)
+	return c.getJob(ctx, jobID, nil)
 }
 
-// getJob is GetJob, also for a poller (see request.polling).
-func (c *Client) getJob(ctx context.Context, jobID string, polling bool) (*Job, error) {
+// getJob is GetJob, also for a poller, whose reads share buf (nil for
+// GetJob; see request.polling and request.buf).
+func (c *Client) getJob(ctx context.Context, jobID string, buf *answerBuffer) (*Job, error) {
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID), polling: polling}
+	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID), polling: buf != nil, buf: buf}
 	return c.sendJob(ctx, r, jobID)
 }
 
@@ -197,7 +204,8 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
+	buf := pollBuffer()
 	return poll(ctx, c, fmt.Sprintf("job %q", jobID), func(ctx context.Context) (*Job, error) {
-		return c.getJob(ctx, jobID, true)
+		return c.getJob(ctx, jobID, buf)
 	}, func(j *Job) bool { return j.Status.Terminal() }, opts)
 }

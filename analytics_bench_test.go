@@ -341,7 +341,7 @@ func benchTransports(b *testing.B, route benchRoute) []benchTransport {
 	b.Cleanup(srv.Close)
 	return []benchTransport{
 		{"local", srv.URL, srv.Client()},
-		{"memory", "http://bench.invalid", &http.Client{Transport: preparedTransport{route, pages}}},
+		{"memory", "https://bench.invalid", &http.Client{Transport: preparedTransport{route, pages}}},
 	}
 }
 
@@ -506,9 +506,9 @@ func walkKind(route benchRoute, kind string, total int, each func()) (int, error
 	hc := &http.Client{Transport: &generatingTransport{route: route, total: total}}
 	switch kind {
 	case "sdk":
-		return route.sdk(newBenchClient("http://bench.invalid", hc), each)
+		return route.sdk(newBenchClient("https://bench.invalid", hc), each)
 	case "raw":
-		return route.raw(hc, "http://bench.invalid", each)
+		return route.raw(hc, "https://bench.invalid", each)
 	}
 	return 0, nil
 }

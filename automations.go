@@ -1,6 +1,7 @@
 package mintlify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -27,7 +28,7 @@ func (w *wireAutomationRun) check() error {
 	if w.InstanceID == "" {
 		return errors.New("automation run without an instanceId")
 	}
-	return nil
+	return cmp.Or(checkID("instanceId", w.InstanceID), checkID("schemaId", w.SchemaID), checkID("jobId", w.JobID))
 }
 
 // TriggerAutomation queues a run of an automation (POST

@@ -113,7 +113,7 @@ func BenchmarkGetJob(b *testing.B) {
 	}{
 		{
 			name:    "memory",
-			baseURL: "http://api.example.test",
+			baseURL: "https://api.example.test",
 			raw:     &http.Client{Transport: newCannedTransport()},
 		},
 		{
@@ -157,11 +157,11 @@ func BenchmarkGetJob(b *testing.B) {
 func TestBenchmarkDecodesTheSame(t *testing.T) {
 	t.Parallel()
 	hc := &http.Client{Transport: newCannedTransport()}
-	raw, err := rawGetJob(context.Background(), hc, "http://api.example.test", coreAPIKey, "job_01HV6Z3K8Q")
+	raw, err := rawGetJob(context.Background(), hc, "https://api.example.test", coreAPIKey, "job_01HV6Z3K8Q")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID("proj_42"), WithBaseURL("http://api.example.test"), WithHTTPClient(hc))
+	c, err := NewClient(WithAPIKey(coreAPIKey), WithProjectID("proj_42"), WithBaseURL("https://api.example.test"), WithHTTPClient(hc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -118,6 +119,8 @@ type config struct {
 	logger                     *slog.Logger
 	observer                   func(context.Context, *Response)
 	maxWalkRequests            int
+	insecureHTTP               bool          // WithInsecureHTTP
+	stallTimeout               time.Duration // WithStallTimeout; <= 0: none
 }
 
 // WithAPIKey sets the admin API key (it starts with "mint_"). Without it,
@@ -133,14 +136,22 @@ func WithProjectID(id string) Option { return func(c *config) { c.projectID = id
 // DefaultBaseURL.
 func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
 
-// WithHTTPClient sends requests through hc: its Transport, Timeout,
-// CheckRedirect and cookie jar apply to every attempt. Retries stay with the
-// SDK; do not wrap hc in another retrying transport. After a failed call
-// the retry layer closes hc's idle connections (hc.CloseIdleConnections),
-// which affects other users of hc: give the SDK a client of its own. A nil
-// hc means the default, a private pooled transport that follows no
-// redirects.
+// WithHTTPClient sends requests through a copy of hc: its Transport,
+// Timeout and cookie jar apply to every attempt; its CheckRedirect does
+// not, for the SDK follows no redirect whatever hc says (the key or a
+// presigned link would follow it), and hc itself is left as it is.
+// Retries stay with the SDK; do not wrap hc in another retrying transport.
+// After a failed call the retry layer closes the idle connections of hc's
+// Transport, which affects other users of it: give the SDK a client of its
+// own. A nil hc means the default, a private pooled transport.
 func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
+
+// WithInsecureHTTP allows a base URL of plain http to a host other than
+// loopback. Without it the constructors refuse one with ErrInvalidInput,
+// before anything is sent: the key would cross the network in clear text,
+// readable by anyone on the path. Loopback (127.0.0.0/8, ::1, localhost),
+// where a mock server listens, needs no option.
+func WithInsecureHTTP() Option { return func(c *config) { c.insecureHTTP = true } }
 
 // WithMaxRetries sets how many times a failed request may be retried (default
 // 3; 0 turns retries off). Which failures are retried is fixed by the method:
@@ -194,6 +205,7 @@ func defaults(api apiKind) config {
 		maxRetries:   defaultMaxRetries,
 		retryWaitMin: defaultRetryWaitMin,
 		retryWaitMax: defaultRetryWaitMax,
+		stallTimeout: defaultStallTimeout,
 	}
 	if cfg.baseURL == "" {
 		cfg.baseURL = api.defaultBase
@@ -217,18 +229,28 @@ func newClient(api apiKind, cfg config) (*Client, error) {
 		return nil, err
 	}
 	scrub := redact.New(cfg.apiKey)
-	base, err := parseBaseURL(cfg.baseURL, scrub)
+	base, err := parseBaseURL(cfg.baseURL, scrub, cfg.insecureHTTP)
 	if err != nil {
 		return nil, err
 	}
 
-	hc := cfg.httpClient
-	if hc == nil {
-		// Not http.DefaultClient: the retry layer closes idle connections
-		// after a failure, which must not disturb the rest of the program.
+	// The SDK's own copy of the caller's http.Client, never the caller's
+	// itself: its redirect policy is the SDK's, whatever the caller's
+	// says (DESIGN §6.3).
+	var hc http.Client
+	if cfg.httpClient != nil {
+		hc = *cfg.httpClient
+	} else {
+		// Not http.DefaultClient's transport: the retry layer closes idle
+		// connections after a failure, which must not disturb the rest of
+		// the program.
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = 16
-		hc = &http.Client{Transport: t, CheckRedirect: refuseRedirect}
+		hc.Transport = t
+	}
+	hc.CheckRedirect = refuseRedirect
+	if cfg.stallTimeout > 0 {
+		hc.Transport = &stallGuard{next: hc.Transport, idle: cfg.stallTimeout}
 	}
 	var logger any // an untyped nil, so retryablehttp logs nothing
 	if cfg.logger != nil {
@@ -248,7 +270,7 @@ func newClient(api apiKind, cfg config) (*Client, error) {
 		userAgent:  []string{ua},
 		observer:   cfg.observer,
 
-		http:         hc,
+		http:         &hc,
 		logger:       logger,
 		maxRetries:   cfg.maxRetries,
 		retryWaitMin: cfg.retryWaitMin,
@@ -264,8 +286,9 @@ func newClient(api apiKind, cfg config) (*Client, error) {
 }
 
 // refuseRedirect returns a redirect as the answer instead of following it:
-// the API never redirects, and net/http would carry the key along to
-// another port or scheme of the same host.
+// the API never redirects, net/http would carry the key along to another
+// port or scheme of the same host, and a storage host's redirect would
+// hand the presigned link to another in Referer.
 func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // ProjectID returns the project the client addresses.
@@ -360,8 +383,9 @@ func checkSegment(what, s string) error {
 
 // parseBaseURL checks the base URL. It refuses a user name or password (the
 // key goes in a header, never in the URL) and any copy of the key, for keys
-// end up in odd places; its errors show neither.
-func parseBaseURL(raw string, scrub redact.Scrubber) (string, error) {
+// end up in odd places; its errors show neither. Plain http is refused
+// unless the host is loopback or insecureHTTP allows it.
+func parseBaseURL(raw string, scrub redact.Scrubber, insecureHTTP bool) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {
@@ -379,8 +403,22 @@ func parseBaseURL(raw string, scrub redact.Scrubber) (string, error) {
 		return "", invalidf("base URL %q must not carry a user name or password", scrub(redactUser(u), false))
 	case scrub(raw, false) != raw || scrub(u.String(), false) != u.String():
 		return "", invalidf("base URL %q holds the API key: the key goes in WithAPIKey only", shown)
+	case u.Scheme == "http" && !insecureHTTP && !isLoopback(u.Hostname()):
+		return "", invalidf("base URL %q is plain http to a host that is not loopback: the key would cross the network "+
+			"in clear text; use https, or WithInsecureHTTP() to allow it", shown)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// isLoopback reports a host that never leaves the machine: "localhost" and
+// the loopback addresses (127.0.0.0/8, ::1). Other names ending in
+// "localhost" are left to DNS, which may send them anywhere.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
 }
 
 func redactUser(u *url.URL) string {

@@ -32,7 +32,8 @@ func (p ConversationsParams) params() params {
 // Conversation is one turn of an assistant conversation: a reader's query
 // and the assistant's response. ID is the ULID of the turn's thread, the
 // same for every turn of it: pass it to [Client.GetThread] for the whole
-// thread. A turn is identified by ID and Timestamp together.
+// thread. A turn is identified by ID, Timestamp and Query together: two
+// turns of a thread may share an instant.
 //
 // It marshals as the API sends it: QueryCategory and PageURL "" as null, a
 // zero Timestamp (one the SDK could not read) as null, no Sources as [].
@@ -90,21 +91,21 @@ func (p *ConversationsPage) UnmarshalJSON(b []byte) error {
 }
 
 type wireConversationsPage struct {
-	Rows       []wireConversation `json:"conversations"`
-	NextCursor jsonString         `json:"nextCursor"`
-	HasMore    jsonBool           `json:"hasMore"`
+	Rows       list[wireConversation, upTo1000] `json:"conversations"`
+	NextCursor jsonString                       `json:"nextCursor"`
+	HasMore    jsonBool                         `json:"hasMore"`
 }
 
 type wireConversation struct {
-	ID               jsonString   `json:"id"`
-	Timestamp        jsonTime     `json:"timestamp"`
-	Query            jsonString   `json:"query"`
-	Response         jsonString   `json:"response"`
-	ResponseType     jsonString   `json:"responseType"`
-	Sources          []wireSource `json:"sources"`
-	ResolutionStatus jsonString   `json:"resolutionStatus"`
-	QueryCategory    jsonString   `json:"queryCategory"`
-	PageURL          jsonString   `json:"pageUrl"`
+	ID               jsonString                   `json:"id"`
+	Timestamp        jsonTime                     `json:"timestamp"`
+	Query            jsonString                   `json:"query"`
+	Response         jsonString                   `json:"response"`
+	ResponseType     jsonString                   `json:"responseType"`
+	Sources          list[wireSource, sourcesMax] `json:"sources"`
+	ResolutionStatus jsonString                   `json:"resolutionStatus"`
+	QueryCategory    jsonString                   `json:"queryCategory"`
+	PageURL          jsonString                   `json:"pageUrl"`
 }
 
 type wireSource struct {
@@ -160,28 +161,38 @@ func (w *wireConversationsPage) page() *ConversationsPage {
 	return &ConversationsPage{Conversations: each(w.Rows, (*wireConversation).turn), NextCursor: w.NextCursor.s, HasMore: w.HasMore.v}
 }
 
-// turnKey is a turn's identity: its thread's ID and when it was asked (the
-// ID alone is shared by every turn of a thread), as one instant whatever
-// offset the time was written with; for a time the SDK could not read, its
-// query and response too.
+// turnKey is a turn's identity: its thread's ID, when it was asked (the ID
+// alone is shared by every turn of a thread), as one instant whatever
+// offset the time was written with, and its query (two turns of a thread
+// may share an instant); for a time the SDK could not read, its response
+// too.
 func turnKey(seed maphash.Seed, r Conversation) uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)
-	h.WriteString(r.ID)
+	writeKeyPart(&h, r.ID)
 	var at [8]byte
 	binary.LittleEndian.PutUint64(at[:], uint64(r.Timestamp.UnixNano()))
 	_, _ = h.Write(at[:])
+	writeKeyPart(&h, r.Query)
 	if r.Timestamp.IsZero() {
 		// A time the SDK could not read: the text tells turns apart.
-		h.WriteString(r.Query)
-		h.WriteString(r.Response)
+		writeKeyPart(&h, r.Response)
 	}
 	return h.Sum64()
 }
 
+// writeKeyPart hashes s with its length first, so that the parts of a key
+// cannot run into each other ("ab"+"c" is not "a"+"bc").
+func writeKeyPart(h *maphash.Hash, s string) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+	_, _ = h.Write(n[:])
+	h.WriteString(s)
+}
+
 var conversationsRoute = &route[wireConversationsPage, ConversationsPage, Conversation]{
 	path:        "assistant",
-	maxLimit:    1000,
+	maxLimit:    limitOf[upTo1000](),
 	cursorPaged: true,
 	page:        (*wireConversationsPage).page,
 	rows:        func(p *ConversationsPage) *[]Conversation { return &p.Conversations },
@@ -204,7 +215,7 @@ func (c *Client) GetConversations(ctx context.Context, p ConversationsParams) (*
 //
 // The walk fetches lazily, yields a failure (or a guard against a
 // misbehaving server) once as (nil, *[WalkError]) whose Cursor resumes it,
-// and drops a turn already yielded (same ID and Timestamp).
+// and drops a turn already yielded (same ID, Timestamp and Query).
 func (c *Client) ConversationPages(ctx context.Context, p ConversationsParams) iter.Seq2[*ConversationsPage, error] {
 	return conversationsRoute.pages(ctx, c, p.params())
 }
@@ -252,9 +263,9 @@ func (m *ThreadMessage) UnmarshalJSON(b []byte) error {
 }
 
 type wireThread struct {
-	ID        jsonString          `json:"threadId"`
-	CreatedAt jsonTime            `json:"createdAt"`
-	Messages  []wireThreadMessage `json:"messages"`
+	ID        jsonString                           `json:"threadId"`
+	CreatedAt jsonTime                             `json:"createdAt"`
+	Messages  list[wireThreadMessage, messagesMax] `json:"messages"`
 }
 
 type wireThreadMessage struct {

@@ -75,10 +75,10 @@ var decodeCases = []decodeCase{
 			"model":"m","prLink":null,"createdAt":"2025-03-04T05:06:07Z","archivedAt":"2025-03-05T08:00:00Z"}`,
 		want: &mintlify.Job{ID: "job_1", Status: mintlify.JobArchived, Source: mintlify.JobSource{Repository: "https://github.com/acme/docs", Ref: "main"},
 			Model: "m", CreatedAt: time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC), ArchivedAt: ptr(time.Date(2025, 3, 5, 8, 0, 0, 0, time.UTC))}},
-	{name: "job with unknown fields and a future status", call: getJob,
-		body: `{"id":"job_1","status":"queued","priority":3,"owner":{"name":"x"},"tags":["a"],
+	{name: "job with unknown fields", call: getJob,
+		body: `{"id":"job_1","status":"active","priority":3,"owner":{"name":"x"},"tags":["a"],
 			"source":{"repository":"https://github.com/acme/docs","ref":"main","commit":"abc"},"model":"m","createdAt":"2025-03-04T05:06:07Z"}`,
-		want: &mintlify.Job{ID: "job_1", Status: "queued", Source: mintlify.JobSource{Repository: "https://github.com/acme/docs", Ref: "main"},
+		want: &mintlify.Job{ID: "job_1", Status: mintlify.JobActive, Source: mintlify.JobSource{Repository: "https://github.com/acme/docs", Ref: "main"},
 			Model: "m", CreatedAt: time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)}},
 	{name: "a new job", status: 201, body: `{"id":"job_new","status":"active","prLink":null}`,
 		call: func(ctx context.Context, c *mintlify.Client) (any, error) {

@@ -107,7 +107,7 @@ type wireDeployment struct {
 	EndedAt         jsonTime         `json:"endedAt"`
 	Status          DeploymentStatus `json:"status"`
 	Summary         string           `json:"summary"`
-	Logs            []string         `json:"logs"`
+	Logs            logLines         `json:"logs"`
 	Subdomain       string           `json:"subdomain"`
 	Screenshot      string           `json:"screenshot"`
 	ScreenshotLight string           `json:"screenshotLight"`
@@ -128,9 +128,9 @@ type wireCommit struct {
 	Ref          string `json:"ref"`
 	Message      string `json:"message"`
 	FilesChanged struct {
-		Added    []string `json:"added"`
-		Modified []string `json:"modified"`
-		Removed  []string `json:"removed"`
+		Added    list[string, filesMax] `json:"added"`
+		Modified list[string, filesMax] `json:"modified"`
+		Removed  list[string, filesMax] `json:"removed"`
 	} `json:"filesChanged"`
 }
 
@@ -141,13 +141,13 @@ func (w *wireDeployment) check() error {
 	if !w.Status.documented() {
 		return fmt.Errorf("deployment status %s is not one the API documents", answerText(string(w.Status)))
 	}
-	return nil
+	return checkID("deployment _id", w.ID)
 }
 
 func (w *wireDeployment) deployment() Deployment {
 	d := Deployment{
 		ID: w.ID, ProjectID: w.ProjectID, Status: w.Status, Source: w.Source, Summary: w.Summary,
-		Subdomain: w.Subdomain, Logs: w.Logs, CreatedAt: w.CreatedAt.t, EndedAt: w.EndedAt.t,
+		Subdomain: w.Subdomain, Logs: []string(w.Logs), CreatedAt: w.CreatedAt.t, EndedAt: w.EndedAt.t,
 		Commit:     w.Commit.commit(),
 		Screenshot: w.Screenshot, ScreenshotLight: w.ScreenshotLight, ScreenshotDark: w.ScreenshotDark,
 	}
@@ -177,7 +177,7 @@ func (d Deployment) wire() wireDeployment {
 
 func (w *wireCommit) commit() DeploymentCommit {
 	f := &w.FilesChanged
-	return DeploymentCommit{SHA: w.SHA, Ref: w.Ref, Message: w.Message, Added: f.Added, Modified: f.Modified, Removed: f.Removed}
+	return DeploymentCommit{SHA: w.SHA, Ref: w.Ref, Message: w.Message, Added: []string(f.Added), Modified: []string(f.Modified), Removed: []string(f.Removed)}
 }
 
 func (c DeploymentCommit) wire() wireCommit {
@@ -204,7 +204,7 @@ func (w *wireTrigger) check() error {
 	if w.StatusID == "" {
 		return errors.New("trigger answer without a statusId")
 	}
-	return nil
+	return checkID("statusId", w.StatusID)
 }
 
 // TriggerDeployment deploys the project's configured deployment branch
@@ -259,15 +259,16 @@ func (c *Client) TriggerPreview(ctx context.Context, branch string) (*Preview, e
 // answer without an _id or about another status ID, or with a status the
 // API does not document, is an error.
 func (c *Client) GetDeployment(ctx context.Context, statusID string) (*Deployment, error) {
-	return c.getDeployment(ctx, statusID, false)
+	return c.getDeployment(ctx, statusID, nil)
 }
 
-// getDeployment is GetDeployment, also for a poller (see request.polling).
-func (c *Client) getDeployment(ctx context.Context, statusID string, polling bool) (*Deployment, error) {
+// getDeployment is GetDeployment, also for a poller, whose reads share buf
+// (nil for GetDeployment; see request.polling and request.buf).
+func (c *Client) getDeployment(ctx context.Context, statusID string, buf *answerBuffer) (*Deployment, error) {
 	if err := checkSegment("status ID", statusID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), polling: polling}
+	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), polling: buf != nil, buf: buf}
 	w, err := send[wireDeployment](ctx, c, r)
 	if err != nil {
 		return nil, err
@@ -289,8 +290,9 @@ func (c *Client) PollDeployment(ctx context.Context, statusID string, opts ...Po
 	if err := checkSegment("status ID", statusID); err != nil {
 		return nil, err
 	}
+	buf := pollBuffer()
 	return poll(ctx, c, "deployment "+strconv.Quote(statusID),
-		func(ctx context.Context) (*Deployment, error) { return c.getDeployment(ctx, statusID, true) },
+		func(ctx context.Context) (*Deployment, error) { return c.getDeployment(ctx, statusID, buf) },
 		func(d *Deployment) bool { return d.Status.Terminal() },
 		opts)
 }

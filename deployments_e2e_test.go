@@ -187,6 +187,38 @@ func TestE2EAutomationOfEachTriggerKind(t *testing.T) {
 	assert.Empty(t, ids, "every automation added is listed")
 }
 
+// TestE2EStaticExportDownloadResumesTheSameObject: the mock's storage host
+// names its bundles by ETag and honours If-Range, so a download cut in
+// the middle resumes (Range, If-Range) into the exact archive.
+func TestE2EStaticExportDownloadResumesTheSameObject(t *testing.T) {
+	t.Parallel()
+	env := ciStart(t)
+	ctx := testContext(t)
+	started, err := env.c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "docs.acme.com"})
+	require.NoError(t, err)
+	_, err = env.c.PollStaticExport(ctx, started.ID, fastPoll, ciTick[mintlify.StaticExport](env))
+	require.NoError(t, err)
+	bundle, err := env.c.BundleStaticExport(ctx, started.ID)
+	require.NoError(t, err)
+	var whole bytes.Buffer
+	_, err = env.c.DownloadStaticExport(ctx, bundle, &whole)
+	require.NoError(t, err)
+
+	env.mock.InjectFault(mockserver.FaultRule{Route: mockserver.RouteBundleDownload, Fault: mockserver.Fault{Kind: mockserver.FaultTruncate}, Times: 1})
+	var resumed bytes.Buffer
+	n, err := env.c.DownloadStaticExport(ctx, bundle, &resumed)
+	require.NoError(t, err)
+	assert.Equal(t, bundle.SizeBytes, n)
+	assert.Equal(t, whole.Bytes(), resumed.Bytes(), "the same bytes, resumed where the cut left them")
+	downloads := 0
+	for _, e := range env.mock.Journal() {
+		if e.Route == mockserver.RouteBundleDownload {
+			downloads++
+		}
+	}
+	assert.Equal(t, 3, downloads, "one whole download, then one cut and its resume")
+}
+
 func TestE2EStaticExportToAValidTarGz(t *testing.T) {
 	t.Parallel()
 	env := ciStart(t)

@@ -103,10 +103,24 @@
 //
 // Every call returns promptly when its context ends: while it waits between
 // retries or polls, and while it waits for or reads an answer, whatever the
-// answer (a 101 that holds the connection, a body that never ends). The
-// default HTTP client follows no redirects (the API sends none, and a
-// redirect would carry the key along) and a success body larger than 16 MiB
-// is an error.
+// answer (a 101 that holds the connection, a body that never ends). A
+// request that receives no byte for the stall timeout (60s,
+// [WithStallTimeout]) fails as a network error, retried where the method
+// allows. No call follows a redirect, whatever http.Client it was given (the
+// API sends none, and a redirect would carry the key along), and plain
+// http to a host other than loopback is refused unless [WithInsecureHTTP]
+// allows it.
+//
+// # Bounds
+//
+// An answer costs little memory whatever a server sends: a success body is
+// read into one buffer of at most 16 MiB, which a call's retries reuse, and
+// each array of an answer holds at most what the API sends (a page its
+// route's largest page of rows, a turn 100 sources, a thread 10,000
+// messages, a commit 100,000 paths a set, a log 16 MiB counting 128 bytes a
+// line); more is [ErrMalformedResponse], read without allocating the rest.
+// So is an identifier with white space or a control character, or a job,
+// deployment or export status the API does not document.
 //
 // # Beyond the typed methods
 //

@@ -34,12 +34,23 @@ const downloadBufferSize = 256 << 10
 // in an error. It streams through one fixed 256 KiB buffer, so a bundle of
 // several gigabytes needs no more memory than a small one.
 //
-// A transfer that breaks (a dropped connection, a 5xx or 429 from the host)
-// is resumed where it stopped with a Range request, at most 3 times, after
-// the client's retry wait (or the host's Retry-After, up to the maximum
-// wait); bytes already written are not written again. A host that answers a
-// Range request with the whole file (200) cannot resume: that is an error,
-// since w already holds the start. A bundle without a link or whose link
+// The link must be https when the API is (an http link would send the
+// signature and the archive in clear text), and must not hold the API key,
+// as it is or percent-encoded once or twice. The download follows no
+// redirect and sends no Referer, whatever the client's http.Client says:
+// a redirect is an error.
+//
+// A transfer that breaks (a dropped connection, a 5xx or 429 from the host,
+// a stall) is resumed where it stopped with a Range request, at most 3
+// times, after the client's retry wait (or the host's Retry-After, up to
+// the maximum wait); bytes already written are not written again. A resume
+// asks for the rest of the same object: it carries If-Range with the first
+// answer's strong ETag, else its Last-Modified, and the partial answer must
+// name the same one. A host that names neither is not resumed (its first
+// cut fails the download), and one that answers the resume with the whole
+// file (200: the object changed, or it cannot resume) or with another
+// validator fails it too: w already holds the start, and splicing two
+// objects would make an archive that is neither. A bundle without a link or whose link
 // has expired fails with ErrInvalidInput before any request: call
 // BundleStaticExport for a fresh one. So does a link that holds the API key
 // (a proxy's echo): it would hand the key to the storage host. An HTTP
@@ -71,11 +82,11 @@ func (c *Client) DownloadStaticExport(ctx context.Context, b *StaticExportBundle
 			b.ExpiresAt.UTC().Format(time.RFC3339))
 	}
 	link, err := parseBundleLink(b.URL)
+	if err == nil {
+		err = c.checkBundleLink(link)
+	}
 	if err != nil {
 		return 0, invalidf("%v", err)
-	}
-	if c.scrub(b.URL, false) != b.URL {
-		return 0, invalidf("the bundle link holds the API key, which must never reach the storage host")
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, fmt.Errorf("mintlify: downloading the bundle: nothing sent: %w", err)
@@ -105,6 +116,10 @@ type download struct {
 
 	written int64
 	buf     []byte
+	// validator names the object the first answer began, as If-Range
+	// takes it: its strong ETag, else its Last-Modified ("" for neither);
+	// validatorField is the header it came in.
+	validator, validatorField string
 }
 
 func (d *download) run() (int64, error) {
@@ -113,6 +128,10 @@ func (d *download) run() (int64, error) {
 		err := d.attempt()
 		if err == nil {
 			return d.written, nil
+		}
+		if d.written > 0 && d.validator == "" && !errors.As(err, new(*fatalDownloadError)) {
+			err = dlFatal("%w; the storage host names the object by neither an ETag nor a Last-Modified, "+
+				"so a resumed download could join two different objects: it is not resumed", err)
 		}
 		var f *fatalDownloadError
 		if errors.As(err, &f) || resumes >= maxDownloadResumes || d.ctx.Err() != nil ||
@@ -175,6 +194,7 @@ func (d *download) attempt() error {
 	resuming := d.written > 0
 	if resuming {
 		req.Header["Range"] = []string{"bytes=" + strconv.FormatInt(d.written, 10) + "-"}
+		req.Header["If-Range"] = []string{d.validator}
 	}
 
 	resp, err := d.hc.Do(req)
@@ -195,21 +215,45 @@ func (d *download) attempt() error {
 
 	switch {
 	case resp.StatusCode == http.StatusOK && resuming:
-		return dlFatal("the storage host answered a Range request with the whole bundle (HTTP 200): it cannot resume, and the start is already written")
+		return dlFatal("the storage host answered a Range request with the whole bundle (HTTP 200): the object changed " +
+			"(If-Range) or the host cannot resume, and the start is already written")
 	case resp.StatusCode == http.StatusOK:
 		if resp.ContentLength >= 0 && resp.ContentLength != d.size {
 			return dlFatal("the storage host sends %d bytes, the bundle has %d", resp.ContentLength, d.size)
 		}
+		d.validator, d.validatorField = objectValidator(resp.Header)
 	case resp.StatusCode == http.StatusPartialContent && resuming:
+		if got := resp.Header.Get(d.validatorField); got != d.validator {
+			return dlFatal("the storage host's partial answer is another object (%s %s, the download began %s): "+
+				"the start is already written", d.validatorField, hostText(strconv.Quote(got), 80), hostText(d.validator, 80))
+		}
 		if err := d.checkContentRange(resp.Header.Get("Content-Range")); err != nil {
 			return err
 		}
 	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusRequestTimeout:
 		return d.hostError(resp) // may pass: resume
+	case resp.StatusCode >= 300 && resp.StatusCode <= 399:
+		// The client follows no redirect (refuseRedirect): the link would
+		// go to another host, in Referer too.
+		return dlFatal("the storage host redirects (HTTP %d), and a download follows no redirect: %w",
+			resp.StatusCode, unprefixed{d.hostError(resp)})
 	default:
 		return &fatalDownloadError{d.hostError(resp)}
 	}
 	return d.copyBody(resp.Body)
+}
+
+// objectValidator is what names an object for If-Range: its ETag when
+// strong (a weak one cannot be used), else its Last-Modified; "" when it
+// has neither.
+func objectValidator(h http.Header) (value, field string) {
+	if etag := h.Get("ETag"); etag != "" && !strings.HasPrefix(etag, "W/") {
+		return etag, "ETag"
+	}
+	if lm := h.Get("Last-Modified"); lm != "" {
+		return lm, "Last-Modified"
+	}
+	return "", ""
 }
 
 // checkContentRange accepts "bytes FROM-END/SIZE" from where the download
@@ -366,6 +410,44 @@ func linkLeaks(s string, link *url.URL) bool {
 		}
 	}
 	return len(link.Path) > 1 && strings.Contains(s, link.EscapedPath())
+}
+
+// checkBundleLink refuses a link that would hurt to follow: plain http
+// from an API reached over https (the signature and the archive would
+// travel in clear text), or one holding the API key, as it is or
+// percent-encoded once or twice (the host decodes what it is sent; a
+// proxy may have encoded what it echoed). Its errors never show the link.
+func (c *Client) checkBundleLink(link *url.URL) error {
+	if link.Scheme == "http" && strings.HasPrefix(c.baseURL, "https:") {
+		return errors.New("the bundle link is plain http while the API is https: its signature and the archive would travel in clear text")
+	}
+	for s, i := link.String(), 0; i < 3; s, i = percentDecode(s), i+1 {
+		if c.scrub(s, false) != s {
+			return errors.New("the bundle link holds the API key, which must never reach the storage host")
+		}
+	}
+	return nil
+}
+
+// percentDecode decodes every %XX escape of s and keeps anything else as
+// it is (a lone % included), so that a link can be read the way a host
+// that decodes it would.
+func percentDecode(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b = append(b, byte(v))
+				i += 2
+				continue
+			}
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }
 
 // redactLink keeps an error's chain but hides any copy of the link's query

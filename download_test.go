@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,18 +47,30 @@ type dlStorage struct {
 
 	mu          sync.Mutex
 	headers     []http.Header
-	cuts        int  // the next cuts answers break off halfway through what they send
-	ignoreRange bool // answer a Range request with the whole file (200)
-	chunked     bool // send no Content-Length
-	status      int  // answer with this status and an echo of the request
-	statusTimes int  // that many times (0: always)
-	stall       bool // send half the data, then hang until the client leaves
-	gzipLabel   bool // label the body Content-Encoding: gzip, as some hosts do for a .tar.gz
+	cuts        int    // the next cuts answers break off halfway through what they send
+	ignoreRange bool   // answer a Range request with the whole file (200)
+	chunked     bool   // send no Content-Length
+	status      int    // answer with this status and an echo of the request
+	statusTimes int    // that many times (0: always)
+	stall       bool   // send half the data, then hang until the client leaves
+	stalls      int    // the next stalls answers do as stall does
+	gzipLabel   bool   // label the body Content-Encoding: gzip, as some hosts do for a .tar.gz
+	redirect    string // answer 302 to this address
+
+	// The object's validators, sent with every answer ("" sends none); a
+	// Range request whose If-Range names neither gets the whole object
+	// (200), as RFC 9110 says, unless ignoreIfRange.
+	etag, lastModified string
+	ignoreIfRange      bool
+	// switchTo replaces the object (data and ETag) once a cut answer has
+	// been sent: the host now serves another object under the same link.
+	switchTo     []byte
+	switchToETag string
 }
 
 func newDLStorage(t *testing.T, size int) (*dlStorage, *httptest.Server) {
 	t.Helper()
-	s := &dlStorage{data: make([]byte, size)}
+	s := &dlStorage{data: make([]byte, size), etag: `"v1"`}
 	r := rand.New(rand.NewPCG(uint64(size), 7))
 	for i := range s.data {
 		s.data[i] = byte(r.Uint32())
@@ -91,7 +104,14 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if cut {
 		s.cuts--
 	}
-	ignoreRange, chunked, status, stall := s.ignoreRange, s.chunked, s.status, s.stall
+	data, etag, lastModified, ignoreIfRange := s.data, s.etag, s.lastModified, s.ignoreIfRange
+	if cut && s.switchTo != nil {
+		s.data, s.etag, s.switchTo = s.switchTo, s.switchToETag, nil
+	}
+	ignoreRange, chunked, status, stall := s.ignoreRange, s.chunked, s.status, s.stall || s.stalls > 0
+	if s.stalls > 0 {
+		s.stalls--
+	}
 	if s.statusTimes > 0 {
 		if s.statusTimes--; s.statusTimes == 0 {
 			s.status = 0
@@ -102,6 +122,10 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 
+	if s.redirect != "" {
+		http.Redirect(w, r, s.redirect, http.StatusFound)
+		return
+	}
 	if status != 0 {
 		// Hosts echo the request in their errors, signature included.
 		w.Header().Set("Content-Type", "application/xml")
@@ -111,18 +135,26 @@ func (s *dlStorage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.RequestURI, dlSignature)
 		return
 	}
+	if etag != "" {
+		w.Header().Set("ETag", etag)
+	}
+	if lastModified != "" {
+		w.Header().Set("Last-Modified", lastModified)
+	}
 	from := 0
 	code := http.StatusOK
-	if rg := r.Header.Get("Range"); rg != "" && !ignoreRange {
+	ifRange := r.Header.Get("If-Range")
+	sameObject := ifRange == "" || ignoreIfRange || ifRange == etag || ifRange == lastModified
+	if rg := r.Header.Get("Range"); rg != "" && !ignoreRange && sameObject {
 		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(rg, "bytes="), "-"))
-		if err != nil || n >= len(s.data) {
+		if err != nil || n >= len(data) {
 			w.WriteHeader(http.StatusRequestedRangeNotSatisfiable)
 			return
 		}
 		from, code = n, http.StatusPartialContent
-		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", n, len(s.data)-1, len(s.data)))
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", n, len(data)-1, len(data)))
 	}
-	body := s.data[from:]
+	body := data[from:]
 	if !chunked {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	}
@@ -239,14 +271,78 @@ func TestDownloadStaticExportResumesWithRange(t *testing.T) {
 			reqs := s.requests()
 			require.Len(t, reqs, cuts+1)
 			assert.Empty(t, reqs[0].Get("Range"))
+			assert.Empty(t, reqs[0].Get("If-Range"))
 			// Each cut delivers half of what was asked: the next range
-			// starts where the last one stopped.
+			// starts where the last one stopped, for the same object.
 			written := 0
 			for i := 1; i <= cuts; i++ {
 				written += (len(s.data) - written) / 2
 				assert.Equal(t, "bytes="+strconv.Itoa(written)+"-", reqs[i].Get("Range"), "request %d", i)
+				assert.Equal(t, `"v1"`, reqs[i].Get("If-Range"), "request %d: the first answer's ETag", i)
 			}
 			dlAssertClean(t, s)
+		})
+	}
+}
+
+// TestDownloadResumesOnlyTheSameObject: a resume asks for the rest of the
+// object the first answer began (If-Range with its ETag, else its
+// Last-Modified), and a host that answers with another object, or names
+// none, fails the download rather than splicing two objects into one
+// archive reported as success (DESIGN §6.3, issue 21). Before, the resume
+// sent Range alone: a host that had switched objects answered 206 from the
+// new one, and the download succeeded with half of each.
+func TestDownloadResumesOnlyTheSameObject(t *testing.T) {
+	t.Parallel()
+	other := bytes.Repeat([]byte{0xAB}, 100_000)
+	tests := []struct {
+		name    string
+		setup   func(s *dlStorage)
+		reqs    int
+		ok      bool
+		ifRange string // the resume's If-Range
+		wantIn  string
+	}{
+		{"a switched object, If-Range honoured (200)", func(s *dlStorage) { s.switchTo, s.switchToETag = other, `"v2"` },
+			2, false, `"v1"`, "whole"},
+		{"a switched object, If-Range ignored (206, another ETag)", func(s *dlStorage) {
+			s.switchTo, s.switchToETag, s.ignoreIfRange = other, `"v2"`, true
+		}, 2, false, `"v1"`, "another object"},
+		{"a switched object, If-Range ignored (206, no ETag)", func(s *dlStorage) {
+			s.switchTo, s.switchToETag, s.ignoreIfRange = other, "", true
+		}, 2, false, `"v1"`, "another object"}, // RFC 9110: a 206 carries the ETag a 200 would
+		{"no validator: not resumed", func(s *dlStorage) { s.etag = "" }, 1, false, "", "neither an ETag nor a Last-Modified"},
+		{"a weak ETag only: not resumed", func(s *dlStorage) { s.etag = `W/"v1"` }, 1, false, "", "neither"},
+		{"Last-Modified only", func(s *dlStorage) { s.etag, s.lastModified = "", "Mon, 02 Jan 2026 15:04:05 GMT" },
+			2, true, "Mon, 02 Jan 2026 15:04:05 GMT", ""},
+		{"a weak ETag and Last-Modified", func(s *dlStorage) { s.etag, s.lastModified = `W/"v1"`, "Mon, 02 Jan 2026 15:04:05 GMT" },
+			2, true, "Mon, 02 Jan 2026 15:04:05 GMT", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, srv := newDLStorage(t, 100_000)
+			want := bytes.Clone(s.data)
+			s.cuts = 1
+			tt.setup(s)
+			var got bytes.Buffer
+			n, err := newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), &got)
+			reqs := s.requests()
+			require.Len(t, reqs, tt.reqs)
+			if tt.reqs > 1 {
+				assert.Equal(t, tt.ifRange, reqs[1].Get("If-Range"))
+				assert.Equal(t, "bytes=50000-", reqs[1].Get("Range"))
+			}
+			if tt.ok {
+				require.NoError(t, err)
+				assert.True(t, bytes.Equal(want, got.Bytes()))
+				return
+			}
+			require.Error(t, err, "a spliced archive reported as success")
+			assert.Equal(t, int64(got.Len()), n)
+			assert.True(t, bytes.HasPrefix(want, got.Bytes()), "only the first object's bytes were written")
+			assert.Contains(t, err.Error(), tt.wantIn)
+			assert.NotContains(t, err.Error(), dlSignature)
 		})
 	}
 }
@@ -433,6 +529,48 @@ func TestDownloadStaticExportStopsWithTheContext(t *testing.T) {
 	})
 }
 
+// TestDownloadEndsAStall: a storage host that stops sending mid-body is
+// cut off once no byte has come for the stall timeout, with no context
+// deadline, and the download resumes where it stopped; one that stalls
+// every time fails after its resumes with an error that matches
+// os.ErrDeadlineExceeded (DESIGN §6.3, issue 21). Before, the download
+// waited for the caller's context (here a safety deadline of 10 s).
+func TestDownloadEndsAStall(t *testing.T) {
+	t.Parallel()
+	const stall = 100 * time.Millisecond
+	t.Run("once", func(t *testing.T) {
+		t.Parallel()
+		s, srv := newDLStorage(t, 100_000)
+		s.stalls = 1
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var got bytes.Buffer
+		n, err := newDLClient(t, mintlify.WithStallTimeout(stall)).DownloadStaticExport(ctx, s.bundle(srv), &got)
+		require.NoError(t, err)
+		assert.Equal(t, int64(len(s.data)), n)
+		assert.True(t, bytes.Equal(s.data, got.Bytes()))
+		reqs := s.requests()
+		require.Len(t, reqs, 2)
+		assert.Equal(t, "bytes=50000-", reqs[1].Get("Range"), "resumed where the stall cut it")
+	})
+	t.Run("always", func(t *testing.T) {
+		t.Parallel()
+		s, srv := newDLStorage(t, 100_000)
+		s.stall = true
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		started := time.Now()
+		n, err := newDLClient(t, mintlify.WithStallTimeout(stall)).DownloadStaticExport(ctx, s.bundle(srv), io.Discard)
+		require.Error(t, err)
+		require.NotErrorIs(t, err, context.DeadlineExceeded, "ended by the safety deadline after %s", time.Since(started))
+		assert.ErrorIs(t, err, os.ErrDeadlineExceeded)
+		assert.Contains(t, err.Error(), "stall")
+		assert.NotContains(t, err.Error(), dlSignature)
+		assert.Len(t, s.requests(), maxResumes+1)
+		assert.Positive(t, n)
+	})
+}
+
 // dlCancelWriter cancels once it holds at least at bytes; the download's
 // next read then stalls until the context's end is noticed.
 type dlCancelWriter struct {
@@ -483,10 +621,25 @@ func TestDownloadEndsWithItsContextWhateverTheHost(t *testing.T) {
 func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
 	t.Parallel()
 	var storage atomic.Int32
-	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { storage.Add(1) }))
+	// https, as the API's: only the key can make the link wrong.
+	host := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { storage.Add(1) }))
 	t.Cleanup(host.Close)
-	for form, echo := range keyEchoes(testKey) {
-		link := host.URL + "/b.tgz?sig=" + url.QueryEscape(echo)
+	echoes := keyEchoes(testKey)
+	// Every byte percent-encoded, once and twice: the host decodes what it
+	// is sent, and the scrubber alone knows the key only as it is and as
+	// QueryEscape writes it (DESIGN §6.3, issue 21: these passed before).
+	var every strings.Builder
+	for _, b := range []byte(testKey) {
+		fmt.Fprintf(&every, "%%%02X", b)
+	}
+	echoes["every byte percent-encoded"] = every.String()
+	echoes["percent-encoded twice"] = strings.ReplaceAll(every.String(), "%", "%25")
+	echoes["percent-encoded twice, in lower case"] = strings.ToLower(strings.ReplaceAll(every.String(), "%", "%25"))
+	for form, echo := range echoes {
+		link := host.URL + "/b.tgz?sig=" + echo
+		if !strings.Contains(form, "percent-encoded") {
+			link = host.URL + "/b.tgz?sig=" + url.QueryEscape(echo)
+		}
 		c, _ := answering(t, respond(200, setLeaf(t, goodBundle, []any{"bundleUrl"}, link)), mintlify.WithMaxRetries(0))
 		b, err := c.BundleStaticExport(context.Background(), "exp_1")
 		require.ErrorIs(t, err, mintlify.ErrMalformedResponse, form)
@@ -498,6 +651,69 @@ func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
 		assertNoKey(t, err.Error(), form)
 	}
 	assert.Zero(t, storage.Load(), "nothing reached the storage host")
+}
+
+// TestDownloadFollowsNoRedirect: a storage host that redirects would hand
+// the presigned link to another host (in Referer) and the download to a
+// host the API never named; whatever http.Client the caller passed, the
+// download fails with the host's 302, after one request, and the other
+// host sees nothing (DESIGN §6.3, issue 21). Before, a client of the
+// caller's followed it, sending the link in Referer.
+func TestDownloadFollowsNoRedirect(t *testing.T) {
+	t.Parallel()
+	var reached atomic.Int32
+	var referer atomic.Value
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		referer.Store(r.Header.Get("Referer"))
+		_, _ = w.Write(make([]byte, 1000))
+	}))
+	t.Cleanup(elsewhere.Close)
+	for name, hc := range map[string]*http.Client{"the default": nil, "a Timeout only": {Timeout: 30 * time.Second},
+		"one that follows all": {CheckRedirect: func(*http.Request, []*http.Request) error { return nil }}} {
+		t.Run(name, func(t *testing.T) {
+			s, srv := newDLStorage(t, 1000)
+			s.redirect = elsewhere.URL + "/copy.tar.gz"
+			var got bytes.Buffer
+			n, err := newDLClient(t, mintlify.WithHTTPClient(hc)).DownloadStaticExport(context.Background(), s.bundle(srv), &got)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, mintlify.ErrBadRequest, "the 302, as an answer outside 2xx")
+			assert.Contains(t, err.Error(), "redirect")
+			assert.NotContains(t, err.Error(), dlSignature)
+			assert.Zero(t, n)
+			assert.Len(t, s.requests(), 1)
+			assert.Zero(t, reached.Load(), "the other host was reached, Referer %q", referer.Load())
+		})
+	}
+}
+
+// TestDownloadRefusesAPlainHTTPLinkFromAnHTTPSAPI: an API reached over
+// https that hands out an http:// bundle link would send its signature,
+// and the archive, in clear text. BundleStaticExport calls such an answer
+// malformed, DownloadStaticExport refuses such a bundle before any
+// request (DESIGN §6.3, issue 21); over an http API (a mock on loopback)
+// the link may be http, and an https link is always fine. Before, both
+// took the link.
+func TestDownloadRefusesAPlainHTTPLinkFromAnHTTPSAPI(t *testing.T) {
+	t.Parallel()
+	s, srv := newDLStorage(t, 10)
+	link := s.link(srv) // http://127.0.0.1:...
+	c, mt := answering(t, respond(200, setLeaf(t, goodBundle, []any{"bundleUrl"}, link)), mintlify.WithMaxRetries(0))
+	b, err := c.BundleStaticExport(context.Background(), "exp_1")
+	require.ErrorIs(t, err, mintlify.ErrMalformedResponse)
+	assert.Nil(t, b)
+	assert.Contains(t, err.Error(), "plain http")
+	assert.NotContains(t, err.Error(), dlSignature)
+
+	_, err = c.DownloadStaticExport(context.Background(), s.bundle(srv), io.Discard)
+	require.ErrorIs(t, err, mintlify.ErrInvalidInput)
+	assert.Contains(t, err.Error(), "plain http")
+	assert.NotContains(t, err.Error(), dlSignature)
+	assert.Empty(t, s.requests(), "nothing reached the storage host")
+	assert.Equal(t, 1, mt.GetTotalCallCount(), "only the bundle request")
+
+	_, err = newDLClient(t).DownloadStaticExport(context.Background(), s.bundle(srv), io.Discard)
+	assert.NoError(t, err, "an http API (loopback) may hand out an http link")
 }
 
 // liarWriter reports more (or fewer than zero) bytes than it was given.

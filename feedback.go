@@ -125,9 +125,9 @@ func (p *FeedbackPage) UnmarshalJSON(b []byte) error {
 }
 
 type wireFeedbackPage struct {
-	Rows       []wireFeedback `json:"feedback"`
-	NextCursor jsonString     `json:"nextCursor"`
-	HasMore    jsonBool       `json:"hasMore"`
+	Rows       list[wireFeedback, upTo100] `json:"feedback"`
+	NextCursor jsonString                  `json:"nextCursor"`
+	HasMore    jsonBool                    `json:"hasMore"`
 }
 
 // wireFeedback keeps the fields of one source or another raw: they are
@@ -218,7 +218,7 @@ func rawString(raw json.RawMessage) string {
 
 var feedbackRoute = &route[wireFeedbackPage, FeedbackPage, Feedback]{
 	path:        "feedback",
-	maxLimit:    100,
+	maxLimit:    limitOf[upTo100](),
 	cursorPaged: true,
 	page:        (*wireFeedbackPage).page,
 	rows:        func(p *FeedbackPage) *[]Feedback { return &p.Feedback },
@@ -286,8 +286,8 @@ type FeedbackByPage struct {
 }
 
 type wireFeedbackByPage struct {
-	Rows    []wirePageFeedback `json:"feedback"`
-	HasMore jsonBool           `json:"hasMore"`
+	Rows    list[wirePageFeedback, upTo100] `json:"feedback"`
+	HasMore jsonBool                        `json:"hasMore"`
 }
 
 type wirePageFeedback struct {
@@ -318,7 +318,7 @@ func (w *wireFeedbackByPage) report() *FeedbackByPage {
 
 var feedbackByPageRoute = &route[wireFeedbackByPage, FeedbackByPage, PageFeedback]{
 	path:     "feedback/by-page",
-	maxLimit: 100,
+	maxLimit: limitOf[upTo100](),
 	page:     (*wireFeedbackByPage).report,
 }
 

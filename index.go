@@ -778,14 +778,24 @@ func (w *indexStatusWire) toPublic() ContentStatus {
 	return s
 }
 
-// The answer's arrays refuse more items than an answer can hold before
-// any is decoded (see indexMaxAnswerItems). null leaves them nil, for
-// check to refuse.
+// The answer's arrays are the SDK's bounded lists (json.go): more items
+// than an answer can hold (see indexMaxAnswerItems) are refused before any
+// is decoded. null leaves them nil, for check to refuse.
+
+type (
+	indexItemsMax  struct{}
+	indexCrumbsMax struct{}
+)
+
+func (indexItemsMax) max() (int, string) {
+	return indexMaxAnswerItems, "items (an answer holds no more than were asked for, at most 20)"
+}
+func (indexCrumbsMax) max() (int, string) { return indexMaxBreadcrumbs, "breadcrumbs" }
 
 type indexResultList []indexResultWire
 
 func (l *indexResultList) UnmarshalJSON(b []byte) error {
-	return indexDecodeList((*[]indexResultWire)(l), b, indexMaxAnswerItems, "results")
+	return (*list[indexResultWire, indexItemsMax])(l).UnmarshalJSON(b)
 }
 
 func (l indexResultList) check() error {
@@ -811,82 +821,14 @@ func (l indexResultList) toPublic() []IndexResult {
 type indexStatusList []indexStatusWire
 
 func (l *indexStatusList) UnmarshalJSON(b []byte) error {
-	return indexDecodeList((*[]indexStatusWire)(l), b, indexMaxAnswerItems, "statuses")
+	return (*list[indexStatusWire, indexItemsMax])(l).UnmarshalJSON(b)
 }
 
 type indexBreadcrumbs []string
 
 func (l *indexBreadcrumbs) UnmarshalJSON(b []byte) error {
-	return indexDecodeList((*[]string)(l), b, indexMaxBreadcrumbs, "breadcrumbs")
+	return (*list[string, indexCrumbsMax])(l).UnmarshalJSON(b)
 }
-
-// indexDecodeList decodes the JSON array b into *dst if it holds at most
-// limit items; it counts them first, without allocating, so that a
-// 16 MiB answer of {} items costs nothing. null sets nil; [] an empty,
-// non-nil slice.
-func indexDecodeList[T any](dst *[]T, b []byte, limit int, what string) error {
-	*dst = nil
-	if string(b) == "null" {
-		return nil
-	}
-	n, ok := indexCountItems(b, limit+1)
-	if !ok {
-		return fmt.Errorf("%s: want a JSON array", what)
-	}
-	if n > limit {
-		return fmt.Errorf("%s: more than %d items", what, limit)
-	}
-	out := make([]T, 0, n)
-	if err := json.Unmarshal(b, &out); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	*dst = out
-	return nil
-}
-
-// indexCountItems counts the items of the JSON array b, stopping at stop.
-// It reports false when b is not an array. b comes from encoding/json,
-// which has checked it is valid JSON; anything else gives a wrong count
-// or false, never a panic (json.Unmarshal then refuses it).
-func indexCountItems(b []byte, stop int) (n int, ok bool) {
-	i := 0
-	for i < len(b) && indexSpace(b[i]) {
-		i++
-	}
-	if i == len(b) || b[i] != '[' {
-		return 0, false
-	}
-	depth, inItem := 0, false
-	for ; i < len(b) && n < stop; i++ {
-		c := b[i]
-		if depth == 1 && !inItem && !indexSpace(c) && c != ',' && c != ']' {
-			inItem = true
-			n++
-		}
-		switch c {
-		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-			if depth == 0 {
-				return n, true
-			}
-		case ',':
-			if depth == 1 {
-				inItem = false
-			}
-		}
-	}
-	return n, true
-}
-
-func indexSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // indexFieldCheck keeps the first fault found in an answer.
 type indexFieldCheck struct{ err error }

@@ -41,8 +41,8 @@ var pollers = []poller{
 		observe: func(fn func(any, string)) mintlify.PollOption {
 			return mintlify.WithPollObserver(func(j *mintlify.Job) { fn(j, string(j.Status)) })
 		},
-		// "queued" stands for a status added to the API later: not terminal.
-		running: []string{"active", "queued"}, terminal: []string{"completed", "archived", "failed"}},
+		// Any status but the documented four is a malformed answer (issue 18).
+		running: []string{"active", "active"}, terminal: []string{"completed", "archived", "failed"}},
 	{name: "PollDeployment", id: "st_1", documented: true,
 		poll: func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
 			return c.PollDeployment(ctx, "st_1", opts...)

@@ -69,9 +69,9 @@ func (p *SearchesPage) UnmarshalJSON(b []byte) error {
 }
 
 type wireSearchesPage struct {
-	Rows          []wireSearchTerm `json:"searches"`
-	TotalSearches jsonCount        `json:"totalSearches"`
-	NextCursor    jsonString       `json:"nextCursor"`
+	Rows          list[wireSearchTerm, upTo100] `json:"searches"`
+	TotalSearches jsonCount                     `json:"totalSearches"`
+	NextCursor    jsonString                    `json:"nextCursor"`
 }
 
 type wireSearchTerm struct {
@@ -111,7 +111,7 @@ func (t SearchTerm) wire() wireSearchTerm {
 
 var searchesRoute = &route[wireSearchesPage, SearchesPage, SearchTerm]{
 	path:        "searches",
-	maxLimit:    100,
+	maxLimit:    limitOf[upTo100](),
 	cursorPaged: true,
 	page:        (*wireSearchesPage).page,
 	rows:        func(p *SearchesPage) *[]SearchTerm { return &p.Searches },

@@ -25,6 +25,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,6 +58,13 @@ type request struct {
 	// decoded: a streamed answer, read as it arrives. It then owns the
 	// body and must close it.
 	stream func(resp *http.Response)
+	// callersOut marks an out that is the caller's (Client.Do): it is
+	// decoded into as it is. The SDK's own is cleared before each
+	// attempt's decoding, so that a retry lets go of the last attempt's.
+	callersOut bool
+	// buf is the body buffer a poller's reads share (see pollBuffer); nil
+	// takes one from answerBuffers for the call.
+	buf *answerBuffer
 }
 
 func (r *request) retriedLikeGet() bool {
@@ -139,7 +147,15 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		want = http.StatusOK
 	}
 	// A 2xx is read inside the attempt, so that a body cut short or not the
-	// documented object can be retried like a network error.
+	// documented object can be retried like a network error. Every attempt
+	// reads into the call's one buffer: a retry reuses it rather than
+	// holding a second (DESIGN §6.1).
+	body := r.buf
+	if body == nil {
+		body = answerBuffers.Get().(*answerBuffer)
+		defer answerBuffers.Put(body) // after the attempts: the handler below is theirs
+	}
+	body.clear = !r.callersOut
 	req.SetResponseHandler(func(resp *http.Response) error {
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return nil // the final one becomes an *APIError below
@@ -148,12 +164,12 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 			return &bodyError{status: resp.StatusCode, err: fmt.Errorf("the documented success status is %d", want)}
 		}
 		if want < 0 && (resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent) {
-			return readSuccess(ctx, resp, nil) // Client.Do: an answer without content leaves out as it is
+			return readSuccess(ctx, resp, nil, body) // Client.Do: an answer without content leaves out as it is
 		}
 		if r.stream != nil {
 			return nil // read by the caller, after do (see request.stream)
 		}
-		return c.scrubCause(readSuccess(ctx, resp, out))
+		return c.scrubCause(readSuccess(ctx, resp, out, body))
 	})
 
 	// The attempts. Only the final answer counts: the retry layer drains
@@ -399,23 +415,47 @@ const maxResponseBody = 16 << 20
 
 var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
 
+// answerBuffer is a call's one body buffer, which its attempts share.
+type answerBuffer struct {
+	b     []byte
+	clear bool // clear out before decoding into it (see request.callersOut)
+}
+
+// answerBuffers hands a call's buffer on to the next call when it is done
+// (nothing decoded keeps a reference: encoding/json copies what it
+// keeps), so that calls in a row, a poller's reads of a hostile answer
+// above all, reuse one instead of each leaving one to the collector. The
+// pool drops what no call took back within two collections.
+var answerBuffers = sync.Pool{New: func() any { return new(answerBuffer) }}
+
+// pollBuffer is the buffer of a poller's reads, which follow one another:
+// a poll of a hostile answer then holds one, where the pool, emptied by
+// the collections between reads, could let each read leave one more.
+func pollBuffer() *answerBuffer { return new(answerBuffer) }
+
 // readSuccess decodes a 2xx body into out (nil: none is wanted) and checks
 // it (see checker), bounded in size and in time: a body that never ends is
-// cut by the bound, one that stalls by the context.
-func readSuccess(ctx context.Context, resp *http.Response, out any) error {
+// cut by the bound, one that stalls by the stall timeout or the context.
+// The body is read whole into buf first, and decoded from there: a decoder
+// reading the network itself grows its own buffer to twice the bound.
+func readSuccess(ctx context.Context, resp *http.Response, out any, buf *answerBuffer) error {
 	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
 	defer stop()
-	body := &boundedBody{r: resp.Body, left: maxResponseBody}
 	var err error
-	if out != nil {
-		err = decodeJSON(body, out)
+	if out == nil {
+		// Nothing to decode: to EOF, so the connection is reused.
+		if _, err = io.Copy(io.Discard, &boundedBody{r: resp.Body, left: maxResponseBody}); err != nil {
+			err = fmt.Errorf("reading body: %w", err)
+		}
+	} else if buf.b, err = readBody(resp.Body, resp.ContentLength, buf.b); err != nil {
+		err = describeJSONError(err)
+	} else {
+		if buf.clear {
+			reflect.ValueOf(out).Elem().SetZero()
+		}
+		err = decodeJSON(buf.b, out)
 		if ch, ok := out.(checker); ok && err == nil {
 			err = ch.check()
-		}
-	}
-	if err == nil {
-		if _, err = io.Copy(io.Discard, body); err != nil { // to EOF, so the connection is reused
-			err = fmt.Errorf("reading body: %w", err)
 		}
 	}
 	if cerr := ctx.Err(); err != nil && cerr != nil {
@@ -425,6 +465,68 @@ func readSuccess(ctx context.Context, resp *http.Response, out any) error {
 		return &bodyError{status: resp.StatusCode, err: err}
 	}
 	return nil
+}
+
+// readBody reads a body whole into buf's memory, at most maxResponseBody
+// bytes: one buffer of at most the bound, sized by the Content-Length
+// when it is within the bound, else grown by doubling up to growByDoubling
+// and then to the bound at once (a read of the bound then allocates 18
+// MiB, where doubling all the way would leave 16 MiB of garbage besides).
+// A body whose first character cannot start a JSON value fails at once,
+// unread.
+func readBody(r io.Reader, size int64, buf []byte) ([]byte, error) {
+	if size > maxResponseBody {
+		return buf[:0], errBodyTooLarge
+	}
+	want := 512
+	if size >= 0 {
+		want = int(size) + 1 // the +1 sees the end without growing
+	}
+	if cap(buf) < want {
+		buf = make([]byte, 0, want)
+	}
+	buf, start := buf[:0], 0 // start: the bytes known to be white space
+	for {
+		if len(buf) == cap(buf) {
+			grownCap := 2 * cap(buf)
+			if grownCap > growByDoubling {
+				grownCap = maxResponseBody + 1
+			}
+			grown := make([]byte, len(buf), grownCap)
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if start >= 0 {
+			if start = skipSpace(buf, start); start < len(buf) {
+				if !strings.ContainsRune(`{["-0123456789tfn`, rune(buf[start])) {
+					return buf, &json.SyntaxError{Offset: int64(start)}
+				}
+				start = -1 // the value has begun: decodeJSON judges the rest
+			}
+		}
+		switch {
+		case len(buf) > maxResponseBody:
+			return buf, errBodyTooLarge
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return buf, err
+		}
+	}
+}
+
+// growByDoubling is the largest body buffer readBody grows by doubling.
+const growByDoubling = 1 << 20
+
+// skipSpace returns the index of the first byte of b from i on that is not
+// JSON white space (len(b) if none).
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // scrubCause replaces the cause of a malformed answer by a copy of its
@@ -445,7 +547,7 @@ func (c *Client) scrubCause(err error) error {
 }
 
 // boundedBody reads at most maxResponseBody bytes, then fails with
-// errBodyTooLarge, so that the decoder reports the real cause.
+// errBodyTooLarge.
 type boundedBody struct {
 	r    io.Reader
 	left int64
@@ -466,15 +568,22 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// decodeJSON decodes exactly one JSON value. Its errors never quote the
-// body: a proxy may have echoed the key into it.
-func decodeJSON(body io.Reader, v any) error {
-	dec := json.NewDecoder(body)
-	if err := dec.Decode(v); err != nil {
-		return describeJSONError(err)
+// decodeJSON decodes body, exactly one JSON value. Its errors never quote
+// the body: a proxy may have echoed the key into it.
+func decodeJSON(body []byte, v any) error {
+	if skipSpace(body, 0) == len(body) {
+		return errors.New("empty body")
 	}
-	if dec.More() {
-		return errors.New("more than one JSON value")
+	handled, err := decodeStreamed(body, v)
+	if !handled {
+		err = json.Unmarshal(body, v)
+	}
+	if err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) && syntax.Offset >= int64(len(body)) {
+			return errors.New("body ends early")
+		}
+		return describeJSONError(err)
 	}
 	return nil
 }
@@ -484,8 +593,6 @@ func describeJSONError(err error) error {
 	var typ *json.UnmarshalTypeError
 	var timeErr *time.ParseError
 	switch {
-	case errors.Is(err, io.EOF):
-		return errors.New("empty body")
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return errors.New("body ends early")
 	case errors.As(err, &syntax):
@@ -497,10 +604,10 @@ func describeJSONError(err error) error {
 			return fmt.Errorf("a JSON %s where an object was expected", typ.Value)
 		}
 		return fmt.Errorf("field %s: a JSON %s where %s was expected", typ.Field, typ.Value, typ.Type)
-	case errors.Is(err, errBodyTooLarge):
+	case errors.Is(err, errBodyTooLarge), errors.As(err, new(*tooManyError)):
 		return err
 	}
-	return fmt.Errorf("reading body: %w", err) // a network error: it quotes no content
+	return fmt.Errorf("reading body: %w", err) // a network error, or a check of a wire type: it quotes no content
 }
 
 // apiError reads a non-2xx answer. A 1xx (a 101 Switching Protocols that
@@ -617,7 +724,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*R
 	if err := c.ready(ctx); err != nil {
 		return nil, err
 	}
-	r := request{method: method, want: -1, describe: true}
+	r := request{method: method, want: -1, describe: true, callersOut: true}
 	if method == "" || strings.IndexFunc(method, func(r rune) bool { return r <= ' ' || r >= 0x7f || r == '(' || r == ')' }) >= 0 {
 		return nil, invalidf("method %q is not an HTTP method", method)
 	}

@@ -112,7 +112,7 @@ func (w *wireStaticExport) check() error {
 	if !w.Status.documented() {
 		return fmt.Errorf("static export status %s is not one the API documents", answerText(string(w.Status)))
 	}
-	return nil
+	return checkID("static export jobId", w.JobID)
 }
 
 func (w *wireStaticExport) export() StaticExport {
@@ -181,8 +181,10 @@ func (w *wireBundle) check() error {
 	case w.SizeBytes.n < 0:
 		return fmt.Errorf("bundle of %d bytes", w.SizeBytes.n)
 	}
-	_, err := parseBundleLink(w.BundleURL.s)
-	return err
+	if _, err := parseBundleLink(w.BundleURL.s); err != nil {
+		return err
+	}
+	return checkID("bundle jobId", w.JobID)
 }
 
 // parseBundleLink accepts an absolute http(s) URL without user info: Go
@@ -240,16 +242,16 @@ func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*
 // without a jobId or about another job, or with a status the API does not
 // document, is an error.
 func (c *Client) GetStaticExport(ctx context.Context, jobID string) (*StaticExport, error) {
-	return c.getStaticExport(ctx, jobID, false)
+	return c.getStaticExport(ctx, jobID, nil)
 }
 
-// getStaticExport is GetStaticExport, also for a poller (see
-// request.polling).
-func (c *Client) getStaticExport(ctx context.Context, jobID string, polling bool) (*StaticExport, error) {
+// getStaticExport is GetStaticExport, also for a poller, whose reads share
+// buf (nil for GetStaticExport; see request.polling and request.buf).
+func (c *Client) getStaticExport(ctx context.Context, jobID string, buf *answerBuffer) (*StaticExport, error) {
 	if err := checkSegment("static export job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), polling: polling}
+	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), polling: buf != nil, buf: buf}
 	w, err := send[wireStaticExport](ctx, c, r)
 	if err != nil {
 		return nil, err
@@ -269,8 +271,9 @@ func (c *Client) PollStaticExport(ctx context.Context, jobID string, opts ...Pol
 	if err := checkSegment("static export job ID", jobID); err != nil {
 		return nil, err
 	}
+	buf := pollBuffer()
 	return poll(ctx, c, "static export "+strconv.Quote(jobID),
-		func(ctx context.Context) (*StaticExport, error) { return c.getStaticExport(ctx, jobID, true) },
+		func(ctx context.Context) (*StaticExport, error) { return c.getStaticExport(ctx, jobID, buf) },
 		func(e *StaticExport) bool { return e.Status.Terminal() },
 		opts)
 }
@@ -296,10 +299,12 @@ func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticE
 	if w.JobID != "" && w.JobID != jobID {
 		return nil, c.malformed(r, "asked for the bundle of static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
-	if c.scrub(w.BundleURL.s, false) != w.BundleURL.s {
-		// A proxy echoed the key into the link: following it would hand
-		// the key to the storage host.
-		return nil, c.malformed(r, "the bundle link holds the API key")
+	// A proxy that echoed the key into the link, or an https API handing
+	// out an http link: following it would hand the key, or the link's
+	// signature, to whoever is on the way.
+	link, _ := parseBundleLink(w.BundleURL.s) // checked by wireBundle.check
+	if err := c.checkBundleLink(link); err != nil {
+		return nil, c.malformed(r, "%v", err)
 	}
 	b := w.bundle()
 	b.JobID = jobID

@@ -91,7 +91,7 @@ func TestEveryMethodRefusesCarelessCallers(t *testing.T) {
 func TestIDsStayOnePathSegment(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ id, escaped string }{
-		{"../x", "..%2Fx"}, {"a/b", "a%2Fb"}, {"a b", "a%20b"}, {"ü", "%C3%BC"}, {"%2F", "%252F"},
+		{"../x", "..%2Fx"}, {"a/b", "a%2Fb"}, {"a<b", "a%3Cb"}, {"ü", "%C3%BC"}, {"%2F", "%252F"},
 		{"a?b", "a%3Fb"}, {"a#b", "a%23b"}, {"a;b", "a%3Bb"}, {"...", "..."},
 	} {
 		t.Run(tt.id, func(t *testing.T) {
@@ -351,6 +351,53 @@ func TestNewClientRejectsBadConfig(t *testing.T) {
 			assert.NotContains(t, err.Error(), "dXNlcjpwYXNz")
 		})
 	}
+}
+
+// TestPlainHTTPOnlyToLoopback: the key travels in clear text over http,
+// so every constructor refuses an http base URL to a host other than
+// loopback (127.0.0.0/8, ::1, localhost) before anything is sent, from an
+// option or the environment, unless WithInsecureHTTP allows it (DESIGN
+// §6.2, issue 18). Before, all three took http://api.example.test.
+func TestPlainHTTPOnlyToLoopback(t *testing.T) {
+	clearEnv(t)
+	var sent []string
+	hc := &http.Client{Transport: recordHosts(&sent)}
+	constructors := map[string]func(opts ...mintlify.Option) (any, error){
+		"NewClient": func(opts ...mintlify.Option) (any, error) {
+			return mintlify.NewClient(append([]mintlify.Option{mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject)}, opts...)...)
+		},
+		"NewAssistantClient": func(opts ...mintlify.Option) (any, error) {
+			return mintlify.NewAssistantClient(append([]mintlify.Option{mintlify.WithAPIKey("mint_dsc_0123456789abcdef"), mintlify.WithDomain("docs.example.com")}, opts...)...)
+		},
+		"NewIndexClient": func(opts ...mintlify.Option) (any, error) {
+			return mintlify.NewIndexClient(append([]mintlify.Option{mintlify.WithAPIKey("mint_us_0123456789abcdef")}, opts...)...)
+		},
+	}
+	envs := map[string]string{"NewClient": mintlify.EnvBaseURL, "NewAssistantClient": mintlify.EnvAssistantBaseURL, "NewIndexClient": mintlify.EnvIndexBaseURL}
+	refused := []string{"http://api.example.test", "http://api.mintlify.com/", "HTTP://api.mintlify.com", "http://10.0.0.7:8080",
+		"http://192.168.1.2", "http://[2001:db8::1]:80", "http://localhost.evil.test", "http://127.0.0.1.nip.io",
+		"http://0.0.0.0:8080", "http://[::]:80", "http://mock.test:4010"}
+	allowed := []string{"http://127.0.0.1:8080", "http://127.9.9.9", "http://localhost:4010", "http://LOCALHOST", "http://[::1]:8080",
+		"https://api.example.test", "https://10.0.0.7"}
+	for name, build := range constructors {
+		for _, base := range refused {
+			_, err := build(mintlify.WithBaseURL(base), mintlify.WithHTTPClient(hc))
+			require.ErrorIs(t, err, mintlify.ErrInvalidInput, "%s, %s", name, base)
+			assert.Contains(t, err.Error(), "WithInsecureHTTP", "%s: the error names the way out", name)
+			_, err = build(mintlify.WithBaseURL(base), mintlify.WithHTTPClient(hc), mintlify.WithInsecureHTTP())
+			assert.NoError(t, err, "%s, %s, allowed", name, base)
+
+			t.Setenv(envs[name], base)
+			_, err = build(mintlify.WithHTTPClient(hc))
+			assert.ErrorIs(t, err, mintlify.ErrInvalidInput, "%s, $%s=%s", name, envs[name], base)
+			t.Setenv(envs[name], "")
+		}
+		for _, base := range allowed {
+			_, err := build(mintlify.WithBaseURL(base), mintlify.WithHTTPClient(hc))
+			assert.NoError(t, err, "%s, %s", name, base)
+		}
+	}
+	assert.Empty(t, sent, "nothing was sent")
 }
 
 func TestNewClientAcceptsRetrySettings(t *testing.T) {

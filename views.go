@@ -53,9 +53,9 @@ type ViewsPage struct {
 
 // wireViewsPage is the views answer as sent, checked by send.
 type wireViewsPage struct {
-	Totals  *wireCounts      `json:"totals"`
-	Rows    []wirePathCounts `json:"views"`
-	HasMore jsonBool         `json:"hasMore"`
+	Totals  *wireCounts                   `json:"totals"`
+	Rows    list[wirePathCounts, upTo250] `json:"views"`
+	HasMore jsonBool                      `json:"hasMore"`
 }
 
 func (w *wireViewsPage) check() error {
@@ -66,7 +66,7 @@ func (r *wirePathCounts) views() PathViews { return PathViews(r.visitors()) } //
 
 var viewsRoute = &route[wireViewsPage, ViewsPage, PathViews]{
 	path:     "views",
-	maxLimit: 250,
+	maxLimit: limitOf[upTo250](),
 	page: func(w *wireViewsPage) *ViewsPage {
 		return &ViewsPage{Totals: ViewCounts(w.Totals.counts()), Views: each(w.Rows, (*wirePathCounts).views), HasMore: w.HasMore.v}
 	},

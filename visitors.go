@@ -59,9 +59,9 @@ type VisitorsPage struct {
 
 // wireVisitorsPage is the visitors answer as sent, checked by send.
 type wireVisitorsPage struct {
-	Totals  *wireCounts      `json:"totals"`
-	Rows    []wirePathCounts `json:"visitors"`
-	HasMore jsonBool         `json:"hasMore"`
+	Totals  *wireCounts                   `json:"totals"`
+	Rows    list[wirePathCounts, upTo250] `json:"visitors"`
+	HasMore jsonBool                      `json:"hasMore"`
 }
 
 func (w *wireVisitorsPage) check() error {
@@ -78,7 +78,7 @@ func (r *wirePathCounts) visitors() PathVisitors {
 
 var visitorsRoute = &route[wireVisitorsPage, VisitorsPage, PathVisitors]{
 	path:     "visitors",
-	maxLimit: 250,
+	maxLimit: limitOf[upTo250](),
 	page: func(w *wireVisitorsPage) *VisitorsPage {
 		return &VisitorsPage{Totals: w.Totals.counts(), Visitors: each(w.Rows, (*wirePathCounts).visitors), HasMore: w.HasMore.v}
 	},

@@ -25,6 +25,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/mockserver"
 )
 
 // walks are the iterators of the table.
@@ -306,9 +307,12 @@ func TestEveryWalkDropsRepeats(t *testing.T) {
 }
 
 // TestConversationWalksKeyTurnsByTimeAndText: every turn of a thread shares
-// its ID. Two turns are one row when they share the ID and the instant
-// (whatever offset it is written with); turns of unreadable times are
-// told apart by their text.
+// its ID. Two turns are one row when they share the ID, the instant
+// (whatever offset it is written with) and the query (DESIGN §6.3: two
+// turns of one thread at the same instant are two rows); turns of
+// unreadable times are told apart by their text. Before the fix the key
+// held the query only for unreadable times, and the walk dropped the
+// second turn asked at 10:00.
 func TestConversationWalksKeyTurnsByTimeAndText(t *testing.T) {
 	t.Parallel()
 	turn := func(at, query string) string {
@@ -319,6 +323,7 @@ func TestConversationWalksKeyTurnsByTimeAndText(t *testing.T) {
 		turn("2025-01-03T10:00:00Z", "q1"),
 		turn("2025-01-03T10:01:00Z", "q1"),      // later: another turn
 		turn("2025-01-03T12:00:00+02:00", "q1"), // the first instant again
+		turn("2025-01-03T10:00:00Z", "q2"),      // the first instant, another query: another turn
 		turn("garbled", "q1"),
 		turn("also garbled", "q2"), // unreadable too, another text
 		turn("garbled", "q1"),      // the same turn again
@@ -329,7 +334,30 @@ func TestConversationWalksKeyTurnsByTimeAndText(t *testing.T) {
 		require.NoError(t, err)
 		queries = append(queries, row.Query+"@"+row.Timestamp.UTC().Format(time.TimeOnly))
 	}
-	assert.Equal(t, []string{"q1@10:00:00", "q1@10:01:00", "q1@00:00:00", "q2@00:00:00"}, queries)
+	assert.Equal(t, []string{"q1@10:00:00", "q1@10:01:00", "q2@10:00:00", "q1@00:00:00", "q2@00:00:00"}, queries)
+}
+
+// TestConversationWalkKeepsTurnsAskedAtOneInstant: against the mock, a
+// thread whose two turns share their timestamp (the mock allows it when
+// the queries differ) is walked as two rows, with pages of one turn so
+// that the second comes on a page of its own.
+func TestConversationWalkKeepsTurnsAskedAtOneInstant(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2025, 1, 3, 10, 0, 0, 0, time.UTC)
+	srv := mockserver.Start(t)
+	require.NoError(t, srv.AddThreads(srv.ProjectID(), mockserver.Thread{ID: testThread, Turns: []mockserver.Turn{
+		{Time: at, Query: "How do I log in?", Response: "With a key."},
+		{Time: at, Query: "And log out?", Response: "Delete the key."},
+	}}))
+	c := mockClient(t, srv)
+	for _, limit := range []int{1, 0} {
+		var queries []string
+		for row, err := range c.Conversations(testContext(t), mintlify.ConversationsParams{Limit: limit}) {
+			require.NoError(t, err)
+			queries = append(queries, row.Query)
+		}
+		assert.ElementsMatch(t, []string{"How do I log in?", "And log out?"}, queries, "limit %d", limit)
+	}
 }
 
 // TestOffsetWalksCountRowsReceived: a server that sends fewer rows than

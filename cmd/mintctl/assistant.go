@@ -41,7 +41,7 @@ func (a *app) assistantClient() (*mintlify.AssistantClient, error) {
 	opts := a.clientOptions(key, mintlify.EnvAssistantBaseURL, mintlify.DefaultAssistantBaseURL)
 	c, err := mintlify.NewAssistantClient(append(opts, mintlify.WithDomain(domain))...)
 	if err != nil {
-		return nil, &codeError{exitUsage, err}
+		return nil, &codeError{exitUsage, insecureHTTPHint(err)}
 	}
 	return c, nil
 }

@@ -76,7 +76,7 @@ func (a *app) indexClient() (*mintlify.IndexClient, error) {
 	}
 	x, err := mintlify.NewIndexClient(a.clientOptions(key, mintlify.EnvIndexBaseURL, mintlify.DefaultIndexBaseURL)...)
 	if err != nil {
-		return nil, &codeError{exitUsage, err}
+		return nil, &codeError{exitUsage, insecureHTTPHint(err)}
 	}
 	return x, nil
 }

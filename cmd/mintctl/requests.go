@@ -30,7 +30,7 @@ func (a *app) clientOptions(key, baseEnv, def string) []mintlify.Option {
 	if base == "" {
 		base = def
 	}
-	return []mintlify.Option{
+	opts := []mintlify.Option{
 		mintlify.WithAPIKey(key),
 		mintlify.WithBaseURL(base),
 		mintlify.WithUserAgent("mintctl/" + mintlify.Version),
@@ -46,4 +46,8 @@ func (a *app) clientOptions(key, baseEnv, def string) []mintlify.Option {
 			}
 		}),
 	}
+	if allow, _ := a.lookupEnv(envAllowHTTP); allow == "1" {
+		opts = append(opts, mintlify.WithInsecureHTTP())
+	}
+	return opts
 }

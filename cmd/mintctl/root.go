@@ -172,6 +172,10 @@ process lists and CI logs):
   MINTLIFY_API_KEY     an admin key, mint_... (required)
   MINTLIFY_PROJECT_ID  the project (required)
   MINTLIFY_BASE_URL    another address, such as a mock server (optional)
+  MINTLIFY_ALLOW_HTTP  1 allows an http:// MINTLIFY_BASE_URL to a host other
+                       than loopback, the key then crossing the network in
+                       clear text (optional; http to 127.0.0.1 or localhost
+                       needs nothing)
 
 ask and docs use the assistant API's own: MINTLIFY_ASSISTANT_API_KEY,
 MINTLIFY_DOMAIN (and MINTLIFY_ASSISTANT_BASE_URL); see 'mintctl ask --help'.
@@ -275,7 +279,7 @@ func (a *app) client() (*mintlify.Client, error) {
 	opts := a.clientOptions(key, mintlify.EnvBaseURL, mintlify.DefaultBaseURL)
 	c, err := mintlify.NewClient(append(opts, mintlify.WithProjectID(project))...)
 	if err != nil {
-		return nil, &codeError{exitUsage, err}
+		return nil, &codeError{exitUsage, insecureHTTPHint(err)}
 	}
 	return c, nil
 }
@@ -292,6 +296,19 @@ func (a *app) apiKey(env, what string) (string, error) {
 		return "", usageErrorf("%s is set but empty: set it to %s; in CI, check that the secret exists and is passed to this step", env, what)
 	}
 	return key, nil
+}
+
+// envAllowHTTP, set to 1, lets mintctl send the key over plain http to a
+// host other than loopback (mintlify.WithInsecureHTTP).
+const envAllowHTTP = "MINTLIFY_ALLOW_HTTP"
+
+// insecureHTTPHint names mintctl's way past the SDK's refusal of plain
+// http, which speaks of the Go option.
+func insecureHTTPHint(err error) error {
+	if errors.Is(err, mintlify.ErrInvalidInput) && strings.Contains(err.Error(), "WithInsecureHTTP") {
+		return fmt.Errorf("%w (%s=1 allows it)", err, envAllowHTTP)
+	}
+	return err
 }
 
 // group makes cmd a command of subcommands that refuses unknown ones with
