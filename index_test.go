@@ -459,7 +459,6 @@ func TestIndexHostileAnswerMemory(t *testing.T) {
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20), "bytes allocated decoding a 16 MiB answer")
 }
 
-
 // TestIndexResultJSON: the public types marshal as the API sends them,
 // and read back what they wrote.
 func TestIndexResultJSON(t *testing.T) {
