@@ -960,3 +960,33 @@ func TestAnswersHoldUpToTheirBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestStallTimersAreNeverShared: the stall guard reuses its timers, and a
+// timer goes back only once it is known to be stopped, so requests that
+// finish, fail or are closed while a read waits never cut another one off
+// (run with -race: many calls at once, each well under the timeout).
+func TestStallTimersAreNeverShared(t *testing.T) {
+	t.Parallel()
+	const idle = 200 * time.Millisecond
+	c, _ := answering(t, respond(200, methodNamed(t, "GetJob").good), mintlify.WithStallTimeout(idle))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				ctx, cancel := context.WithCancel(context.Background())
+				if i%7 == 0 {
+					cancel() // a call cut short by its caller
+				}
+				_, err := methodNamed(t, "GetJob").call(ctx, c)
+				cancel()
+				if i%7 != 0 && err != nil {
+					t.Errorf("call %d: %v", i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

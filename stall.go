@@ -12,6 +12,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -51,6 +53,46 @@ func (e *stallError) Unwrap() error   { return os.ErrDeadlineExceeded }
 type stallGuard struct {
 	next http.RoundTripper // nil: http.DefaultTransport
 	idle time.Duration
+	// timers are stallTimers to reuse: a timer and its function cost three
+	// allocations, a fifth of a call to a fast server.
+	timers sync.Pool
+}
+
+// stallTimer is a timer whose function cuts off the request it watches.
+// Only a timer known to be stopped before it fired goes back to the pool
+// (Stop reports false both for a timer that fired and for one already
+// stopped: armed tells them apart), so a late firing never reaches the
+// next request.
+type stallTimer struct {
+	t     *time.Timer
+	w     atomic.Pointer[stallWatch]
+	armed bool // Reset and not yet stopped; the watch's mu guards it
+}
+
+// timer returns a stopped stallTimer watching w.
+func (g *stallGuard) timer(w *stallWatch) *stallTimer {
+	st, _ := g.timers.Get().(*stallTimer)
+	if st == nil {
+		st = &stallTimer{}
+		st.t = time.AfterFunc(time.Hour, func() {
+			if w := st.w.Load(); w != nil {
+				w.fire()
+			}
+		})
+		st.t.Stop()
+	}
+	st.w.Store(w)
+	st.armed = false
+	return st
+}
+
+// release keeps st for another request if it is stopped before it fired:
+// armed, Stop must stop it; not armed, it was stopped already.
+func (g *stallGuard) release(st *stallTimer, armed bool) {
+	if !armed || st.t.Stop() {
+		st.w.Store(nil)
+		g.timers.Put(st)
+	}
 }
 
 func (g *stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -62,14 +104,15 @@ func (g *stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 		return next.RoundTrip(req) // the context ends the request before a stall could
 	}
 	ctx, cancel := context.WithCancel(req.Context())
-	w := &stallWatch{idle: g.idle, cancel: cancel}
+	w := &stallWatch{g: g, cancel: cancel}
 	// One timer for the request: armed while it waits for the headers and
 	// while a read waits for bytes; firing cancels the request, which ends
 	// a transport's wait, and closes the body, which ends a read on a
 	// transport that ignores the context.
-	w.timer = time.AfterFunc(g.idle, w.fire)
+	st := g.timer(w)
+	st.t.Reset(g.idle)
 	resp, err := next.RoundTrip(req.WithContext(ctx))
-	if !w.timer.Stop() {
+	if !st.t.Stop() {
 		// Stalled before the headers: whatever the transport says, that
 		// is why it stopped.
 		if resp != nil && resp.Body != nil {
@@ -79,10 +122,11 @@ func (g *stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, &stallError{g.idle}
 	}
 	if err != nil || resp.Body == nil {
+		g.release(st, false)
 		cancel()
 		return resp, err
 	}
-	w.body = resp.Body
+	w.body, w.st = resp.Body, st
 	resp.Body = w
 	return resp, nil
 }
@@ -100,12 +144,17 @@ func (g *stallGuard) CloseIdleConnections() {
 	}
 }
 
-// stallWatch is one request's timer, and its body once the headers came.
+// stallWatch is one request's answer body, watched by its timer once the
+// headers came. Read and Close may run on two goroutines (a stream closed
+// while it is read): mu keeps the timer from going back to the pool while
+// a Read still uses it.
 type stallWatch struct {
-	idle   time.Duration
+	g      *stallGuard
 	cancel context.CancelFunc
-	timer  *time.Timer
 	body   io.ReadCloser // set before the timer is armed again
+
+	mu sync.Mutex
+	st *stallTimer // nil once closed, or once it fired
 }
 
 // fire runs when the timer expires: it cuts the request off.
@@ -119,10 +168,25 @@ func (w *stallWatch) fire() {
 // Read reads the body with the timer armed: a read that gets nothing for
 // the stall timeout fails with a stallError.
 func (w *stallWatch) Read(p []byte) (int, error) {
-	w.timer.Reset(w.idle)
+	w.mu.Lock()
+	st := w.st
+	if st != nil {
+		st.t.Reset(w.g.idle)
+		st.armed = true
+	}
+	w.mu.Unlock()
 	n, err := w.body.Read(p)
-	if !w.timer.Stop() {
-		return n, &stallError{w.idle} // it expired: the body was cut
+	if st == nil {
+		return n, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.st == st {
+		st.armed = false
+		if !st.t.Stop() {
+			w.st = nil // it fired: the body was cut, and the timer is this request's alone
+			return n, &stallError{w.g.idle}
+		}
 	}
 	return n, err
 }
@@ -130,7 +194,14 @@ func (w *stallWatch) Read(p []byte) (int, error) {
 // Close closes the body, stops the timer and releases the request's
 // context. It may run more than once, and beside a Read.
 func (w *stallWatch) Close() error {
-	w.timer.Stop()
+	w.mu.Lock()
+	st := w.st
+	armed := st != nil && st.armed
+	w.st = nil
+	w.mu.Unlock()
+	if st != nil {
+		w.g.release(st, armed)
+	}
 	err := w.body.Close()
 	w.cancel()
 	return err
