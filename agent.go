@@ -2,7 +2,6 @@ package mintlify
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -172,9 +171,9 @@ func (c *Client) SendMessage(ctx context.Context, jobID, prompt string) (*Job, e
 // postPrompt sends {"prompt": ...}; a non-empty jobID is the job the answer
 // must be about.
 func (c *Client) postPrompt(ctx context.Context, r request, prompt, jobID string) (*Job, error) {
-	body, err := json.Marshal(promptBody{Prompt: prompt})
+	body, err := requestBody(promptBody{Prompt: prompt})
 	if err != nil {
-		return nil, invalidf("prompt cannot be encoded: %v", err)
+		return nil, err
 	}
 	r.body = body
 	return c.sendJob(ctx, r, jobID)

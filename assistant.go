@@ -249,7 +249,7 @@ func (a *AssistantClient) GetPageContent(ctx context.Context, path string, group
 	if err := checkGroups(groups); err != nil {
 		return nil, err
 	}
-	body, err := assistantEncode(pageContentBody{Path: path, Groups: groups})
+	body, err := requestBody(pageContentBody{Path: path, Groups: groups})
 	if err != nil {
 		return nil, a.c.redact(err)
 	}
@@ -408,7 +408,7 @@ func (p DocSearchParams) body() ([]byte, error) {
 	if err := checkGroups(p.Groups); err != nil {
 		return nil, err
 	}
-	return assistantEncode(docSearchBody{
+	return requestBody(docSearchBody{
 		Query:          p.Query,
 		PageSize:       p.PageSize,
 		ScoreThreshold: p.ScoreThreshold,
@@ -466,7 +466,7 @@ func (p MessageParams) body() ([]byte, error) {
 	if fp == "" {
 		fp = defaultAskFP
 	}
-	return assistantEncode(messageBody{
+	return requestBody(messageBody{
 		FP:                fp,
 		Messages:          msgs,
 		ThreadID:          p.ThreadID,
@@ -501,14 +501,6 @@ func newMessageID() string {
 	var b [assistantMessageIDLen]byte
 	_, _ = rand.Read(b[:]) // never fails
 	return "msg_" + hex.EncodeToString(b[:])
-}
-
-func assistantEncode(body any) ([]byte, error) {
-	b, err := json.Marshal(body)
-	if err != nil {
-		return nil, invalidf("encoding the request: %v", err)
-	}
-	return b, nil
 }
 
 // --- Answers --------------------------------------------------------------

@@ -2,7 +2,6 @@ package mintlify
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -236,11 +235,11 @@ func (c *Client) TriggerPreview(ctx context.Context, branch string) (*Preview, e
 	if branch == "" {
 		return nil, invalidf("empty branch")
 	}
-	body, err := json.Marshal(struct {
+	body, err := requestBody(struct {
 		Branch string `json:"branch"`
 	}{branch})
 	if err != nil {
-		return nil, fmt.Errorf("mintlify: encoding branch: %w", err)
+		return nil, err
 	}
 	w, err := send[wireTrigger](ctx, c, request{
 		method: http.MethodPost,

@@ -438,7 +438,7 @@ func (p ContextParams) body() ([]byte, error) {
 	if err := indexCheckDomains(p.IncludeDomains, p.ExcludeDomains); err != nil {
 		return nil, err
 	}
-	return indexEncode(indexContextBody{
+	return requestBody(indexContextBody{
 		Query:          p.Query,
 		Product:        p.Product,
 		Format:         format,
@@ -463,7 +463,7 @@ func (p IndexSearchParams) body() ([]byte, error) {
 	if err := indexCheckDomains(p.IncludeDomains, p.ExcludeDomains); err != nil {
 		return nil, err
 	}
-	return indexEncode(indexSearchBody{
+	return requestBody(indexSearchBody{
 		Query:          p.Query,
 		NumResults:     p.NumResults,
 		Text:           indexText{full: p.Text, maxCharacters: p.MaxCharacters},
@@ -494,7 +494,7 @@ func (p ContentsParams) body() ([]byte, error) {
 	if p.MaxCharacters < 0 {
 		return nil, invalidf("MaxCharacters %d is negative (0 for no limit)", p.MaxCharacters)
 	}
-	return indexEncode(indexContentsBody{
+	return requestBody(indexContentsBody{
 		IDs:           p.IDs,
 		URLs:          p.URLs,
 		MaxCharacters: p.MaxCharacters,
@@ -549,14 +549,6 @@ func indexCheckURL(s string) error {
 		return errors.New("no host")
 	}
 	return nil
-}
-
-func indexEncode(body any) ([]byte, error) {
-	b, err := json.Marshal(body)
-	if err != nil {
-		return nil, invalidf("encoding the request: %v", err)
-	}
-	return b, nil
 }
 
 // indexQuote quotes a short text for an error, and only describes a long

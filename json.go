@@ -602,6 +602,18 @@ func marshalWire(w any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
+// requestBody encodes a request's JSON body as marshalWire writes a wire
+// struct. A body is one of the SDK's own structs, of strings, numbers and
+// lists: an error is a value JSON cannot hold, ErrInvalidInput with
+// nothing sent.
+func requestBody(v any) ([]byte, error) {
+	b, err := marshalWire(v)
+	if err != nil {
+		return nil, invalidf("encoding the request: %v", err)
+	}
+	return b, nil
+}
+
 // each converts every element of a list, wire to public or back.
 func each[A, B any](in []A, convert func(*A) B) []B {
 	out := make([]B, len(in))

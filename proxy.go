@@ -349,7 +349,7 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		body.Filter.Groups = groups
 	}
-	upstream, err := json.Marshal(body)
+	upstream, err := requestBody(body)
 	if err != nil {
 		proxyFail(w, http.StatusInternalServerError, "the request could not be encoded")
 		return

@@ -2,7 +2,6 @@ package mintlify
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -216,13 +215,13 @@ func (c *Client) StartStaticExport(ctx context.Context, p StaticExportParams) (*
 	if err := p.validate(); err != nil {
 		return nil, c.redact(err) // it quotes the domain, where a caller may have pasted the key
 	}
-	body, err := json.Marshal(struct {
+	body, err := requestBody(struct {
 		Domain  string   `json:"domain"`
 		Version string   `json:"version,omitempty"`
 		Paths   []string `json:"paths,omitempty"`
 	}{p.Domain, p.Version, p.Paths})
 	if err != nil {
-		return nil, fmt.Errorf("mintlify: encoding static export: %w", err)
+		return nil, err
 	}
 	w, err := send[wireStaticExport](ctx, c, request{
 		method: http.MethodPost,
