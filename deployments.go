@@ -295,14 +295,3 @@ func (c *Client) PollDeployment(ctx context.Context, statusID string, opts ...Po
 		func(d *Deployment) bool { return d.Status.Terminal() },
 		opts)
 }
-
-// answerText quotes a short text from an answer for an error, and only
-// describes a long one: a value cut short could end in a piece of the key
-// that a proxy echoed, too short for the client's scrubber to know it.
-func answerText(s string) string {
-	const limit = 64
-	if len(s) <= limit {
-		return strconv.Quote(s)
-	}
-	return fmt.Sprintf("a value of %d bytes", len(s))
-}

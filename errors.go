@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -126,6 +127,18 @@ func sentinelFor(status int) error {
 // invalidf builds an ErrInvalidInput error. Callers must never pass the key.
 func invalidf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidInput}, args...)...)
+}
+
+// answerText quotes a short text for an error, from an answer or the
+// caller's input, and only describes a long one: the error stays one
+// readable line, and a value cut short could end in a piece of the key
+// that a proxy echoed, too short for the client's scrubber to know it.
+func answerText(s string) string {
+	const limit = 64
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("a value of %d bytes", len(s))
 }
 
 const (

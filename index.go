@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -430,7 +429,7 @@ func (p ContextParams) body() ([]byte, error) {
 		format = "txt"
 	case "txt", "json":
 	default:
-		return nil, invalidf(`Format %s: want "txt" or "json" ("" is "txt")`, indexQuote(format))
+		return nil, invalidf(`Format %s: want "txt" or "json" ("" is "txt")`, answerText(format))
 	}
 	if p.TokenBudget < 0 || p.TokenBudget > IndexMaxTokenBudget {
 		return nil, invalidf("TokenBudget %d outside 1..%d (0 for the API's default, %d)", p.TokenBudget, IndexMaxTokenBudget, IndexDefaultTokenBudget)
@@ -488,7 +487,7 @@ func (p ContentsParams) body() ([]byte, error) {
 	}
 	for i, u := range p.URLs {
 		if err := indexCheckURL(u); err != nil {
-			return nil, invalidf("URLs[%d] %s: %v", i, indexQuote(u), err)
+			return nil, invalidf("URLs[%d] %s: %v", i, answerText(u), err)
 		}
 	}
 	if p.MaxCharacters < 0 {
@@ -549,16 +548,6 @@ func indexCheckURL(s string) error {
 		return errors.New("no host")
 	}
 	return nil
-}
-
-// indexQuote quotes a short text for an error, and only describes a long
-// one, so that an error stays one readable line.
-func indexQuote(s string) string {
-	const limit = 64
-	if len(s) <= limit {
-		return strconv.Quote(s)
-	}
-	return fmt.Sprintf("(a value of %d bytes)", len(s))
 }
 
 // --- Answers --------------------------------------------------------------
@@ -757,7 +746,7 @@ func (w *indexStatusWire) check() error {
 			c.need(w.Error.Tag != nil, "error.tag")
 		}
 	default:
-		return fmt.Errorf("status %s is not one the API documents (success, error)", indexQuote(*w.Status))
+		return fmt.Errorf("status %s is not one the API documents (success, error)", answerText(*w.Status))
 	}
 	return c.err
 }
