@@ -1,6 +1,7 @@
 package mintlify
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -552,56 +553,51 @@ func indexCheckURL(s string) error {
 
 // --- Answers --------------------------------------------------------------
 
-// The answers as sent. Fields are pointers so that check can tell a
-// required member that is absent or null (nil) from one that is present,
-// "" or 0 included; a member of the wrong JSON type fails the decoding.
-// check returns plain errors: the request path classifies them as
-// ErrMalformedResponse. toPublic converts without checking, so that the
-// public types' UnmarshalJSON can share it.
+// The answers as sent, in the SDK's one decode style (json.go): the field
+// types tell a required member that is absent or null from one that is
+// present, "" or 0 included, and a member of the wrong JSON type fails the
+// decoding; check refuses what the schema refuses and returns plain errors,
+// which the request path classifies as ErrMalformedResponse. toPublic
+// converts without checking, so that the public types' UnmarshalJSON can
+// share it. The arrays are bounded lists: more items than an answer can
+// hold (indexMaxAnswerItems, indexMaxBreadcrumbs) are refused before any
+// is decoded.
 
 type indexContextWire struct {
-	RequestID    *string `json:"requestId"`
-	Query        *string `json:"query"`
-	Response     *string `json:"response"`
-	ResultsCount *int    `json:"resultsCount"`
-	OutputTokens *int    `json:"outputTokens"`
+	RequestID    jsonString `json:"requestId"`
+	Query        jsonString `json:"query"`
+	Response     jsonString `json:"response"`
+	ResultsCount jsonCount  `json:"resultsCount"`
+	OutputTokens jsonCount  `json:"outputTokens"`
 }
 
 func (w *indexContextWire) check() error {
-	var c indexFieldCheck
-	c.need(w.RequestID != nil, "requestId")
-	c.need(w.Query != nil, "query")
-	c.need(w.Response != nil, "response")
-	c.need(w.ResultsCount != nil, "resultsCount")
-	c.need(w.OutputTokens != nil, "outputTokens")
+	var c fieldCheck
+	c.need(w.RequestID.present(), "requestId")
+	c.need(w.Query.present(), "query")
+	c.need(w.Response.present(), "response")
+	c.need(w.ResultsCount.set, "resultsCount")
+	c.need(w.OutputTokens.set, "outputTokens")
 	c.notNegative(w.ResultsCount, "resultsCount")
 	c.notNegative(w.OutputTokens, "outputTokens")
 	return c.err
 }
 
 func (w *indexContextWire) toPublic() *IndexContext {
-	return &IndexContext{
-		RequestID:    indexDeref(w.RequestID),
-		Query:        indexDeref(w.Query),
-		Response:     indexDeref(w.Response),
-		ResultsCount: indexDeref(w.ResultsCount),
-		OutputTokens: indexDeref(w.OutputTokens),
-	}
+	return &IndexContext{RequestID: w.RequestID.s, Query: w.Query.s, Response: w.Response.s,
+		ResultsCount: w.ResultsCount.n, OutputTokens: w.OutputTokens.n}
 }
 
 type indexSearchWire struct {
-	RequestID *string         `json:"requestId"`
-	Results   indexResultList `json:"results"`
+	RequestID jsonString                           `json:"requestId"`
+	Results   list[indexResultWire, indexItemsMax] `json:"results"`
 }
 
 func (w *indexSearchWire) check() error {
-	var c indexFieldCheck
-	c.need(w.RequestID != nil, "requestId")
+	var c fieldCheck
+	c.need(w.RequestID.present(), "requestId")
 	c.need(w.Results != nil, "results")
-	if c.err != nil {
-		return c.err
-	}
-	return w.Results.check()
+	return cmp.Or(c.err, checkItems("results", w.Results))
 }
 
 // checkFor refuses an answer with more results than p asked for (after
@@ -614,32 +610,21 @@ func (w *indexSearchWire) checkFor(p IndexSearchParams) error {
 }
 
 func (w *indexSearchWire) toPublic() *IndexSearchResult {
-	return &IndexSearchResult{RequestID: indexDeref(w.RequestID), Results: w.Results.toPublic()}
+	return &IndexSearchResult{RequestID: w.RequestID.s, Results: each(w.Results, (*indexResultWire).toPublic)}
 }
 
 type indexContentsWire struct {
-	RequestID *string         `json:"requestId"`
-	Results   indexResultList `json:"results"`
-	Statuses  indexStatusList `json:"statuses"`
+	RequestID jsonString                           `json:"requestId"`
+	Results   list[indexResultWire, indexItemsMax] `json:"results"`
+	Statuses  list[indexStatusWire, indexItemsMax] `json:"statuses"`
 }
 
 func (w *indexContentsWire) check() error {
-	var c indexFieldCheck
-	c.need(w.RequestID != nil, "requestId")
+	var c fieldCheck
+	c.need(w.RequestID.present(), "requestId")
 	c.need(w.Results != nil, "results")
 	c.need(w.Statuses != nil, "statuses")
-	if c.err != nil {
-		return c.err
-	}
-	if err := w.Results.check(); err != nil {
-		return err
-	}
-	for i := range w.Statuses {
-		if err := w.Statuses[i].check(); err != nil {
-			return fmt.Errorf("statuses[%d]: %w", i, err)
-		}
-	}
-	return nil
+	return cmp.Or(c.err, checkItems("results", w.Results), checkItems("statuses", w.Statuses))
 }
 
 // checkFor refuses an answer with more statuses or results than p named
@@ -654,115 +639,140 @@ func (w *indexContentsWire) checkFor(p ContentsParams) error {
 }
 
 func (w *indexContentsWire) toPublic() *IndexContents {
-	out := &IndexContents{
-		RequestID: indexDeref(w.RequestID),
-		Results:   w.Results.toPublic(),
-	}
-	if w.Statuses != nil {
-		out.Statuses = make([]ContentStatus, len(w.Statuses))
-		for i := range w.Statuses {
-			out.Statuses[i] = w.Statuses[i].toPublic()
-		}
-	}
-	return out
+	return &IndexContents{RequestID: w.RequestID.s, Results: each(w.Results, (*indexResultWire).toPublic),
+		Statuses: each(w.Statuses, (*indexStatusWire).toPublic)}
 }
 
+// checkItems checks each item of an answer's array, and names the first
+// that fails.
+func checkItems[T any, P interface {
+	*T
+	check() error
+}](name string, items []T) error {
+	for i := range items {
+		if err := P(&items[i]).check(); err != nil {
+			return fmt.Errorf("%s[%d]: %w", name, i, err)
+		}
+	}
+	return nil
+}
+
+// indexResultWire is a result as sent, and as IndexResult marshals:
+// truncated and totalCharacters are left out when zero, as the API leaves
+// them out when no text was asked for.
 type indexResultWire struct {
-	ID              *string          `json:"id"`
-	URL             *string          `json:"url"`
-	Title           *string          `json:"title"`
-	Text            *string          `json:"text"`
-	Truncated       *bool            `json:"truncated"`
-	TotalCharacters *int             `json:"totalCharacters"`
-	Score           *float64         `json:"score"`
-	Source          *string          `json:"source"`
-	SiteName        *string          `json:"siteName"`
-	Breadcrumbs     indexBreadcrumbs `json:"breadcrumbs"`
-	// PublishedDate is required but nullable: absent reads as null.
-	PublishedDate *string `json:"publishedDate"`
+	ID              jsonString                   `json:"id"`
+	URL             jsonString                   `json:"url"`
+	Title           jsonString                   `json:"title"`
+	Text            jsonString                   `json:"text"`
+	Truncated       jsonBool                     `json:"truncated,omitzero"`
+	TotalCharacters jsonCount                    `json:"totalCharacters,omitzero"`
+	Score           jsonNumber                   `json:"score"`
+	Source          jsonString                   `json:"source"`
+	SiteName        jsonString                   `json:"siteName"`
+	Breadcrumbs     list[string, indexCrumbsMax] `json:"breadcrumbs"`
+	// PublishedDate is required but nullable: absent reads as null, and a
+	// date the SDK cannot read as the zero time.
+	PublishedDate jsonTime `json:"publishedDate"`
 }
 
 func (w *indexResultWire) check() error {
-	var c indexFieldCheck
-	c.need(w.ID != nil, "id")
-	c.need(w.URL != nil, "url")
-	c.need(w.Title != nil, "title")
-	c.need(w.Text != nil, "text")
-	c.need(w.Score != nil, "score")
-	c.need(w.Source != nil, "source")
-	c.need(w.SiteName != nil, "siteName")
+	var c fieldCheck
+	c.need(w.ID.present(), "id")
+	c.need(w.URL.present(), "url")
+	c.need(w.Title.present(), "title")
+	c.need(w.Text.present(), "text")
+	c.need(w.Score.set, "score")
+	c.need(w.Source.present(), "source")
+	c.need(w.SiteName.present(), "siteName")
 	c.need(w.Breadcrumbs != nil, "breadcrumbs")
 	c.notNegative(w.TotalCharacters, "totalCharacters")
 	return c.err
 }
 
 func (w *indexResultWire) toPublic() IndexResult {
-	var published time.Time
-	if w.PublishedDate != nil {
-		published = indexParseDate(*w.PublishedDate)
-	}
 	return IndexResult{
-		ID:              indexDeref(w.ID),
-		URL:             indexDeref(w.URL),
-		Title:           indexDeref(w.Title),
-		Text:            indexDeref(w.Text),
-		Truncated:       indexDeref(w.Truncated),
-		TotalCharacters: indexDeref(w.TotalCharacters),
-		Score:           indexDeref(w.Score),
-		Source:          indexDeref(w.Source),
-		SiteName:        indexDeref(w.SiteName),
-		Breadcrumbs:     []string(w.Breadcrumbs),
-		PublishedDate:   published,
+		ID: w.ID.s, URL: w.URL.s, Title: w.Title.s, Text: w.Text.s,
+		Truncated: w.Truncated.v, TotalCharacters: w.TotalCharacters.n,
+		Score: w.Score.x, Source: w.Source.s, SiteName: w.SiteName.s,
+		Breadcrumbs: w.Breadcrumbs, PublishedDate: w.PublishedDate.t,
 	}
 }
 
+func (r IndexResult) wire() indexResultWire {
+	w := indexResultWire{
+		ID: str(r.ID), URL: str(r.URL), Title: str(r.Title), Text: str(r.Text),
+		Score: number(r.Score), Source: str(r.Source), SiteName: str(r.SiteName),
+		Breadcrumbs: r.Breadcrumbs, PublishedDate: timeOf(r.PublishedDate),
+	}
+	if r.Truncated {
+		w.Truncated = boolean(true)
+	}
+	if r.TotalCharacters != 0 {
+		w.TotalCharacters = count(r.TotalCharacters)
+	}
+	if w.Breadcrumbs == nil {
+		w.Breadcrumbs = []string{}
+	}
+	return w
+}
+
+// indexStatusWire is a status as sent, and as ContentStatus marshals.
 type indexStatusWire struct {
-	ID     *string `json:"id"`
-	Status *string `json:"status"`
-	Error  *struct {
-		Tag *string `json:"tag"`
-		// HTTPStatusCode is required but nullable: absent reads as null.
-		HTTPStatusCode *int `json:"httpStatusCode"`
-	} `json:"error"`
+	ID     jsonString        `json:"id"`
+	Status jsonString        `json:"status"`
+	Error  *indexStatusError `json:"error,omitempty"`
+}
+
+type indexStatusError struct {
+	Tag jsonString `json:"tag"`
+	// HTTPStatusCode is required but nullable: absent reads as null.
+	HTTPStatusCode jsonCount `json:"httpStatusCode"`
 }
 
 // check enforces the schema's two shapes: "success" without an error, and
 // "error" with one that has a tag.
 func (w *indexStatusWire) check() error {
-	var c indexFieldCheck
-	c.need(w.ID != nil, "id")
-	c.need(w.Status != nil, "status")
+	var c fieldCheck
+	c.need(w.ID.present(), "id")
+	c.need(w.Status.present(), "status")
 	if c.err != nil {
 		return c.err
 	}
-	switch *w.Status {
+	switch w.Status.s {
 	case "success":
 		if w.Error != nil {
 			return errors.New(`status "success" with an error`)
 		}
 	case "error":
 		c.need(w.Error != nil, "error")
-		if c.err == nil {
-			c.need(w.Error.Tag != nil, "error.tag")
-		}
+		c.need(w.Error == nil || w.Error.Tag.present(), "error.tag")
 	default:
-		return fmt.Errorf("status %s is not one the API documents (success, error)", answerText(*w.Status))
+		return fmt.Errorf("status %s is not one the API documents (success, error)", answerText(w.Status.s))
 	}
 	return c.err
 }
 
 func (w *indexStatusWire) toPublic() ContentStatus {
-	s := ContentStatus{ID: indexDeref(w.ID), Status: indexDeref(w.Status)}
+	s := ContentStatus{ID: w.ID.s, Status: w.Status.s}
 	if e := w.Error; e != nil {
-		s.ErrorTag, s.HTTPStatusCode = indexDeref(e.Tag), indexDeref(e.HTTPStatusCode)
+		s.ErrorTag, s.HTTPStatusCode = e.Tag.s, e.HTTPStatusCode.n
 	}
 	return s
 }
 
-// The answer's arrays are the SDK's bounded lists (json.go): more items
-// than an answer can hold (see indexMaxAnswerItems) are refused before any
-// is decoded. null leaves them nil, for check to refuse.
+func (s ContentStatus) wire() indexStatusWire {
+	w := indexStatusWire{ID: str(s.ID), Status: str(s.Status)}
+	if s.Status == "error" || s.ErrorTag != "" || s.HTTPStatusCode != 0 {
+		w.Error = &indexStatusError{Tag: str(s.ErrorTag)}
+		if s.HTTPStatusCode != 0 {
+			w.Error.HTTPStatusCode = count(s.HTTPStatusCode)
+		}
+	}
+	return w
+}
 
+// The bounds of the answers' lists.
 type (
 	indexItemsMax  struct{}
 	indexCrumbsMax struct{}
@@ -773,172 +783,26 @@ func (indexItemsMax) max() (int, string) {
 }
 func (indexCrumbsMax) max() (int, string) { return indexMaxBreadcrumbs, "breadcrumbs" }
 
-type indexResultList []indexResultWire
-
-func (l *indexResultList) UnmarshalJSON(b []byte) error {
-	return (*list[indexResultWire, indexItemsMax])(l).UnmarshalJSON(b)
-}
-
-func (l indexResultList) check() error {
-	for i := range l {
-		if err := l[i].check(); err != nil {
-			return fmt.Errorf("results[%d]: %w", i, err)
-		}
-	}
-	return nil
-}
-
-func (l indexResultList) toPublic() []IndexResult {
-	if l == nil {
-		return nil
-	}
-	out := make([]IndexResult, len(l))
-	for i := range l {
-		out[i] = l[i].toPublic()
-	}
-	return out
-}
-
-type indexStatusList []indexStatusWire
-
-func (l *indexStatusList) UnmarshalJSON(b []byte) error {
-	return (*list[indexStatusWire, indexItemsMax])(l).UnmarshalJSON(b)
-}
-
-type indexBreadcrumbs []string
-
-func (l *indexBreadcrumbs) UnmarshalJSON(b []byte) error {
-	return (*list[string, indexCrumbsMax])(l).UnmarshalJSON(b)
-}
-
-// indexFieldCheck keeps the first fault found in an answer.
-type indexFieldCheck struct{ err error }
-
-func (c *indexFieldCheck) need(ok bool, name string) {
-	if !ok && c.err == nil {
-		c.err = fmt.Errorf("required field %q is missing or null", name)
-	}
-}
-
-func (c *indexFieldCheck) notNegative(n *int, name string) {
-	if n != nil && *n < 0 && c.err == nil {
-		c.err = fmt.Errorf("field %q is negative", name)
-	}
-}
-
-func indexDeref[T any](p *T) T {
-	if p == nil {
-		var zero T
-		return zero
-	}
-	return *p
-}
-
-// indexDateLayouts are the forms of publishedDate the SDK reads: the full
-// ISO 8601 timestamps search sends, and the date-only strings contents by
-// URL may pass through. Times without a zone are UTC.
-var indexDateLayouts = [...]string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05.999999999Z0700",
-	"2006-01-02T15:04:05.999999999",
-	time.DateOnly,
-}
-
-// indexParseDate reads a publishedDate. One it cannot read is the zero
-// time, as if absent, not an error: a source's odd date must not fail a
-// call that spent a request of the day's quota.
-func indexParseDate(s string) time.Time {
-	for _, layout := range indexDateLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t
-		}
-	}
-	return time.Time{}
-}
-
 // --- JSON of the public types ---------------------------------------------
-
-// indexResultJSON is IndexResult as the API spells it. truncated and
-// totalCharacters are left out when zero, as the API leaves them out when
-// no text was asked for.
-type indexResultJSON struct {
-	ID              string   `json:"id"`
-	URL             string   `json:"url"`
-	Title           string   `json:"title"`
-	Text            string   `json:"text"`
-	Truncated       bool     `json:"truncated,omitempty"`
-	TotalCharacters int      `json:"totalCharacters,omitempty"`
-	Score           float64  `json:"score"`
-	Source          string   `json:"source"`
-	SiteName        string   `json:"siteName"`
-	Breadcrumbs     []string `json:"breadcrumbs"`
-	PublishedDate   *string  `json:"publishedDate"`
-}
 
 // MarshalJSON writes r as the API sends it: PublishedDate as RFC 3339 (a
 // date-only source date as its midnight UTC) or null when zero, and nil
 // Breadcrumbs as [], never null.
-func (r IndexResult) MarshalJSON() ([]byte, error) {
-	out := indexResultJSON{
-		ID: r.ID, URL: r.URL, Title: r.Title, Text: r.Text,
-		Truncated: r.Truncated, TotalCharacters: r.TotalCharacters,
-		Score: r.Score, Source: r.Source, SiteName: r.SiteName,
-		Breadcrumbs: r.Breadcrumbs,
-	}
-	if out.Breadcrumbs == nil {
-		out.Breadcrumbs = []string{}
-	}
-	if !r.PublishedDate.IsZero() {
-		s := r.PublishedDate.Format(time.RFC3339Nano)
-		out.PublishedDate = &s
-	}
-	return json.Marshal(out)
-}
+func (r IndexResult) MarshalJSON() ([]byte, error) { return marshalWire(r.wire()) }
 
 // UnmarshalJSON reads what MarshalJSON writes (or the API sends), without
 // insisting on any member: it reads back saved output, not answers.
 func (r *IndexResult) UnmarshalJSON(b []byte) error {
-	var w indexResultWire
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*r = w.toPublic()
-	return nil
-}
-
-type indexStatusJSON struct {
-	ID     string                `json:"id"`
-	Status string                `json:"status"`
-	Error  *indexStatusErrorJSON `json:"error,omitempty"`
-}
-
-type indexStatusErrorJSON struct {
-	Tag            string `json:"tag"`
-	HTTPStatusCode *int   `json:"httpStatusCode"`
+	return unmarshalWire(b, r, (*indexResultWire).toPublic)
 }
 
 // MarshalJSON writes s as the API sends it: the error member with the
 // "error" status, or whenever s has an error detail, so that nothing is
 // lost; httpStatusCode null when 0.
-func (s ContentStatus) MarshalJSON() ([]byte, error) {
-	out := indexStatusJSON{ID: s.ID, Status: s.Status}
-	if s.Status == "error" || s.ErrorTag != "" || s.HTTPStatusCode != 0 {
-		out.Error = &indexStatusErrorJSON{Tag: s.ErrorTag}
-		if s.HTTPStatusCode != 0 {
-			code := s.HTTPStatusCode
-			out.Error.HTTPStatusCode = &code
-		}
-	}
-	return json.Marshal(out)
-}
+func (s ContentStatus) MarshalJSON() ([]byte, error) { return marshalWire(s.wire()) }
 
 // UnmarshalJSON reads what MarshalJSON writes (or the API sends), without
 // insisting on any member.
 func (s *ContentStatus) UnmarshalJSON(b []byte) error {
-	var w indexStatusWire
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*s = w.toPublic()
-	return nil
+	return unmarshalWire(b, s, (*indexStatusWire).toPublic)
 }

@@ -186,6 +186,7 @@ func timeOf(t time.Time) jsonTime { return jsonTime{t: t, set: true, null: t.IsZ
 // a zone are UTC.
 var looseTimeLayouts = []string{
 	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999Z0700",
 	"2006-01-02T15:04:05.999999999",
 	"2006-01-02 15:04:05.999999999Z07:00",
 	"2006-01-02 15:04:05.999999999",
@@ -586,6 +587,13 @@ type fieldCheck struct{ err error }
 func (c *fieldCheck) need(ok bool, name string) {
 	if !ok && c.err == nil {
 		c.err = fmt.Errorf("required field %q is missing or null", name)
+	}
+}
+
+// notNegative records a count below zero, which no count of the API is.
+func (c *fieldCheck) notNegative(n jsonCount, name string) {
+	if n.n < 0 && c.err == nil {
+		c.err = fmt.Errorf("field %q is negative", name)
 	}
 }
 
