@@ -73,6 +73,7 @@ func formsOfAll(keys []string) []*forms {
 
 // forms are the copies of one key that a text may hold.
 type forms struct {
+	key string
 	// needles are replaced wherever they appear.
 	needles []string
 	// starts are the key's textual forms: a long enough start of any of
@@ -97,7 +98,7 @@ func formsOf(key string) *forms {
 	for _, n := range needles[:len(needles):len(needles)] {
 		needles = append(needles, strings.Trim(strconv.Quote(n), `"`), url.QueryEscape(n))
 	}
-	return &forms{needles: unique(needles), starts: starts}
+	return &forms{key: key, needles: unique(needles), starts: starts}
 }
 
 func (f *forms) scrub(s string, cut bool) string {
@@ -106,6 +107,7 @@ func (f *forms) scrub(s string, cut bool) string {
 			s = strings.ReplaceAll(s, n, Redacted)
 		}
 	}
+	s = redactEncoded(s, f.key, min(MinEchoedPrefix, len(f.key)), cut)
 	for _, start := range f.starts {
 		s = redactKeyPrefixes(s, start)
 	}

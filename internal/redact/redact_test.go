@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -181,5 +182,91 @@ func TestMarkerNeverCompletesAWorkflowCommand(t *testing.T) {
 		}
 		require.NoError(t, w.Flush())
 		assert.Equal(t, want, out.String(), "writes of %d bytes", size)
+	}
+}
+
+// escapeEvery writes each byte of s with esc, whatever it is: what a
+// hostile server or proxy may do to echo the key past a list of forms.
+func escapeEvery(s string, esc func(c byte) string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteString(esc(s[i]))
+	}
+	return b.String()
+}
+
+// encodedEchoes are copies of echoKey with some or all of its characters
+// escaped as URL and JSON encoders write them: each byte percent-encoded
+// (once or twice, either case), each letter JSON-escaped (as JSON.parse
+// and every decoder read back the key), that escaped once more, only the
+// first or the last character escaped, and a mix.
+func encodedEchoes() map[string]string {
+	pct := func(c byte) string { return fmt.Sprintf("%%%02X", c) }
+	return map[string]string{
+		"percent every byte":         escapeEvery(echoKey, pct),
+		"percent every byte, lower":  strings.ToLower(escapeEvery(echoKey, pct)),
+		"percent every byte, twice":  url.QueryEscape(escapeEvery(echoKey, pct)),
+		"JSON-escape every byte":     escapeEvery(echoKey, func(c byte) string { return fmt.Sprintf(`\u%04x`, c) }),
+		"JSON-escape, quoted again":  escapeEvery(echoKey, func(c byte) string { return fmt.Sprintf(`\\u%04X`, c) }),
+		"JSON-escape the first byte": `\u006d` + echoKey[1:],
+		"JSON-escape the last byte":  echoKey[:len(echoKey)-1] + fmt.Sprintf(`\u%04x`, echoKey[len(echoKey)-1]),
+		"percent the first byte":     "%6d" + echoKey[1:],
+		"a mix": escapeEvery(echoKey, func(c byte) string {
+			switch c % 3 {
+			case 0:
+				return fmt.Sprintf(`\u%04x`, c)
+			case 1:
+				return fmt.Sprintf("%%%02x", c)
+			}
+			return string(c)
+		}),
+	}
+}
+
+// decodeEscapes reads every escape a reader of a log could undo: percent
+// (twice) and JSON's \u.
+func decodeEscapes(s string) string {
+	for range 3 {
+		s = strings.NewReplacer(`\\`, `\`).Replace(s)
+		if u, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`); err == nil {
+			s = u
+		}
+		if u, err := url.PathUnescape(s); err == nil {
+			s = u
+		}
+	}
+	return s
+}
+
+// The key with any of its characters escaped is redacted as the key is,
+// by the scrubber and by a writer however the text is cut into writes;
+// the text around it is kept.
+func TestEncodedEchoes(t *testing.T) {
+	t.Parallel()
+	scrub := New(echoKey)
+	for name, echo := range encodedEchoes() {
+		require.Contains(t, decodeEscapes(echo), echoKey, "%s: the echo decodes to the key", name)
+		text := `{"error":"bad key ` + echo + `", "at": 5}`
+		want := `{"error":"bad key ` + Redacted + `", "at": 5}`
+		assert.Equal(t, want, scrub(text, false), name)
+		for size := 1; size <= len(text); size += 1 + size/8 {
+			assert.Equal(t, want, writeInPieces(t, echoKey, text, size), "%s in writes of %d bytes", name, size)
+		}
+		// Cut short inside the echo: what is left does not end in a start
+		// of the key.
+		for n := len(`{"error":"bad key `) + 1; n < len(text)-10; n += 7 {
+			got := scrub(text[:n], true)
+			assert.NotContains(t, decodeEscapes(got), echoKey[:minKeyPrefix+1], "%s cut at %d: %q", name, n, got)
+		}
+	}
+	// Escapes of other text, and of less of the key than MinEchoedPrefix,
+	// are left alone.
+	for _, s := range []string{
+		`50% of \u006d and %6D%69%6E%74 and \\ and %`,
+		`\u006d\u0069\u006e\u0074\u005f\u0065\u0063\u0068\u006f\u0065\u0064 is eleven`,
+		`%`, `\`, `%2`, `\u00`, `%6Dint_echoe is not: ` + echoKey[:4] + `X`,
+	} {
+		assert.Equal(t, s, scrub(s, false))
+		assert.Equal(t, s, writeInPieces(t, echoKey, s, 1))
 	}
 }

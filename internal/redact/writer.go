@@ -55,8 +55,19 @@ func (w *Writer) Write(p []byte) (int, error) {
 }
 
 // heldTail is the length of the longest tail of buf that is a proper start
-// of a needle (every textual form of the key is one).
+// of a needle (every textual form of the key is one), or from which the
+// text may go on to spell the key with its characters escaped.
 func (w *Writer) heldTail(buf []byte) int {
+	hold := 0
+	for _, f := range w.forms {
+		hold = max(hold, encodedTail(buf, f.key, maxEncodedChar*len(f.key)))
+	}
+	return max(hold, w.needleTail(buf))
+}
+
+// needleTail is the length of the longest tail of buf that is a proper
+// start of a needle.
+func (w *Writer) needleTail(buf []byte) int {
 	for i := max(0, len(buf)-w.longest+1); i < len(buf); i++ {
 		if !w.first[buf[i]] {
 			continue

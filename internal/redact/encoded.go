@@ -1,0 +1,128 @@
+package redact
+
+import "strings"
+
+// A hostile server, or a proxy between, can echo the key with any of its
+// characters escaped, not only the ones an encoder must escape: "%6Dint_"
+// (a URL encoder that escapes every byte), "%256D" (that, escaped again),
+// "\u006dint_" (a JSON encoder that escapes letters too, which JSON.parse
+// in a browser and every decoder read back as the key), "\\u006d" (that,
+// quoted once more). No fixed list of needles holds every mix of these,
+// so they are matched character by character.
+
+// encodedEscapes are the bytes that start an escape encodedAt reads.
+const encodedEscapes = `%\`
+
+// maxEncodedChar is the longest escape of one character that a Writer
+// holds back whole: "%25XX", or "\u00XX" after up to three backslashes.
+// A longer escape split across writes is still found if its run of key
+// characters reaches MinEchoedPrefix on either side of the cut.
+const maxEncodedChar = 8
+
+// encodedAt reports how far s, from i on, spells the start of key with
+// each character as it is or escaped: percent-encoded once or twice (%6D,
+// %256D, hex digits in either case) or JSON-escaped (\u006d, after any
+// number of backslashes, for an escape that was itself escaped). It
+// returns the end of the run, how many of key's characters it spells, and
+// whether s ended inside the run (more text might go on spelling the key).
+func encodedAt(s string, i int, key string) (end, n int, open bool) {
+	for n < len(key) {
+		if i == len(s) {
+			return i, n, true
+		}
+		c := key[n]
+		if s[i] == c {
+			i++
+			n++
+			continue
+		}
+		width, ok, short := escapeOf(s[i:], c)
+		switch {
+		case short:
+			return i, n, true
+		case !ok:
+			return i, n, false
+		}
+		i += width
+		n++
+	}
+	return i, n, false
+}
+
+// escapeOf reports whether t starts with an escape of the character c
+// (ok, and its width), or ends before one could be told from another
+// text (short).
+func escapeOf(t string, c byte) (width int, ok, short bool) {
+	const hex = "0123456789abcdef"
+	h := string([]byte{hex[c>>4], hex[c&15]})
+	var forms []string
+	switch t[0] {
+	case '%':
+		forms = []string{"%" + h, "%25" + h}
+	case '\\':
+		j := strings.IndexFunc(t, func(r rune) bool { return r != '\\' })
+		if j < 0 {
+			return 0, false, true // only backslashes so far
+		}
+		forms = []string{t[:j] + "u00" + h}
+	default:
+		return 0, false, false
+	}
+	for _, f := range forms {
+		switch {
+		case len(t) >= len(f) && strings.EqualFold(t[:len(f)], f):
+			return len(f), true, false
+		case len(t) < len(f) && strings.EqualFold(t, f[:len(t)]):
+			short = true
+		}
+	}
+	return 0, false, short
+}
+
+// redactEncoded replaces every run of s that spells at least least of
+// key's first characters, escaped or not (see encodedAt). With cut set, s
+// was cut short: a run that reaches its end spelling at least
+// minKeyPrefix characters is dropped too.
+func redactEncoded(s, key string, least int, cut bool) string {
+	if !strings.ContainsAny(s, encodedEscapes) {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != key[0] && strings.IndexByte(encodedEscapes, s[i]) < 0 {
+			continue
+		}
+		end, n, open := encodedAt(s, i, key)
+		switch {
+		case n >= least:
+			b.WriteString(s[last:i])
+			b.WriteString(Redacted)
+			last, i = end, end-1
+		case cut && open && end == len(s) && n >= minKeyPrefix:
+			b.WriteString(s[last:i])
+			last, i = len(s), len(s)
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// encodedTail is the length of the longest tail of buf, within the last
+// window bytes, from which the text may go on to spell key escaped: a
+// Writer holds it back until it knows.
+func encodedTail(buf []byte, key string, window int) int {
+	s := string(buf[max(0, len(buf)-window):])
+	for i := 0; i < len(s); i++ {
+		if s[i] != key[0] && strings.IndexByte(encodedEscapes, s[i]) < 0 {
+			continue
+		}
+		if _, _, open := encodedAt(s, i, key); open {
+			return len(s) - i
+		}
+	}
+	return 0
+}
