@@ -203,8 +203,5 @@ func (c *Client) PollJob(ctx context.Context, jobID string, opts ...PollOption) 
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
-	buf := pollBuffer()
-	return poll(ctx, c, fmt.Sprintf("job %q", jobID), func(ctx context.Context) (*Job, error) {
-		return c.getJob(ctx, jobID, buf)
-	}, func(j *Job) bool { return j.Status.Terminal() }, opts)
+	return poll(ctx, c, "job", jobID, c.getJob, func(j *Job) bool { return j.Status.Terminal() }, opts)
 }

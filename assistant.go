@@ -6,7 +6,6 @@ package mintlify
 // browser without the key.
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -231,7 +230,7 @@ func (a *AssistantClient) SearchDocs(ctx context.Context, p DocSearchParams) ([]
 	if err != nil {
 		return nil, err
 	}
-	return w.results(), nil
+	return each(w.results, (*docSearchResultWire).result), nil
 }
 
 // GetPageContent reads a page's whole text (POST /v1/page/{domain}): path
@@ -258,14 +257,14 @@ func (a *AssistantClient) GetPageContent(ctx context.Context, path string, group
 	if err != nil {
 		return nil, err
 	}
-	got := *w.Path
+	got := w.Path.s
 	switch {
 	case got == "":
 		got = path // the answer does not say: it is the page asked for
 	case strings.Trim(got, "/") != strings.Trim(path, "/"):
 		return nil, a.c.malformed(r, "asked for page %s, the answer is about %s", answerText(path), answerText(got))
 	}
-	return &PageContent{Path: got, Content: *w.Content}, nil
+	return &PageContent{Path: got, Content: w.Content.s}, nil
 }
 
 // Message sends a message to the site's assistant (POST
@@ -505,87 +504,66 @@ func newMessageID() string {
 
 // --- Answers --------------------------------------------------------------
 
-// docSearchWire is the search answer: a bare array of results, of at most
-// 50 (the largest page), read one result at a time so that a longer one
-// is refused before the rest is decoded. null is refused by check.
+// docSearchWire is the search answer: a bare array of at most 50 results
+// (the largest page), a bounded list, so that a longer one is refused
+// before the rest is decoded. null is refused by check.
 type docSearchWire struct {
-	list    []docSearchResultWire
-	present bool
+	results list[docSearchResultWire, docSearchMax]
+}
+
+// docSearchMax bounds the results of a search.
+type docSearchMax struct{}
+
+func (docSearchMax) max() (int, string) {
+	return maxDocSearchPageSize, "results, the route's largest page"
+}
+
+func (w *docSearchWire) UnmarshalJSON(b []byte) error { return w.results.UnmarshalJSON(b) }
+
+func (w *docSearchWire) check() error {
+	if w.results == nil {
+		return errors.New("the answer is null, not an array of results")
+	}
+	return checkItems("results", w.results)
 }
 
 type docSearchResultWire struct {
-	Content  *string         `json:"content"`
-	Path     *string         `json:"path"`
+	Content  jsonString      `json:"content"`
+	Path     jsonString      `json:"path"`
 	Metadata json.RawMessage `json:"metadata"`
 }
 
-func (w *docSearchWire) UnmarshalJSON(b []byte) error {
-	*w = docSearchWire{}
-	if string(b) == "null" {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-		return errors.New("the answer is not an array of results")
-	}
-	for i := 0; dec.More(); i++ {
-		if i == maxDocSearchPageSize {
-			return fmt.Errorf("more than %d results", maxDocSearchPageSize)
-		}
-		var r *docSearchResultWire
-		if err := dec.Decode(&r); err != nil {
-			return fmt.Errorf("result %d: %w", i, describeJSONError(err))
-		}
-		if r == nil {
-			return fmt.Errorf("result %d is null", i)
-		}
-		w.list = append(w.list, *r)
-	}
-	w.present = true
-	return nil
-}
-
-func (w *docSearchWire) check() error {
-	if !w.present {
-		return errors.New("the answer is null, not an array of results")
-	}
-	for i, r := range w.list {
-		switch {
-		case r.Path == nil:
-			return fmt.Errorf("result %d: required field \"path\" is missing or null", i)
-		case len(r.Metadata) > maxDocSearchMetadata:
-			return fmt.Errorf("result %d: metadata larger than %d KiB", i, maxDocSearchMetadata>>10)
-		}
-		if m := r.Metadata; len(m) > 0 && string(m) != "null" && m[0] != '{' {
-			return fmt.Errorf("result %d: metadata is not an object", i)
-		}
+// check insists on a path; metadata, when sent, is an object of at most
+// maxDocSearchMetadata bytes.
+func (r *docSearchResultWire) check() error {
+	var c fieldCheck
+	c.need(r.Path.present(), "path")
+	m := r.Metadata
+	switch {
+	case c.err != nil:
+		return c.err
+	case len(m) > maxDocSearchMetadata:
+		return fmt.Errorf("metadata larger than %d KiB", maxDocSearchMetadata>>10)
+	case len(m) > 0 && string(m) != "null" && m[0] != '{':
+		return errors.New("metadata is not an object")
 	}
 	return nil
 }
 
-func (w *docSearchWire) results() []DocSearchResult {
-	out := make([]DocSearchResult, len(w.list))
-	for i, r := range w.list {
-		out[i] = DocSearchResult{Path: *r.Path}
-		if r.Content != nil {
-			out[i].Content = *r.Content
-		}
-		_ = json.Unmarshal(r.Metadata, &out[i].Metadata) // an object, checked
-	}
+func (r *docSearchResultWire) result() DocSearchResult {
+	out := DocSearchResult{Path: r.Path.s, Content: r.Content.s}
+	_ = json.Unmarshal(r.Metadata, &out.Metadata) // an object, checked
 	return out
 }
 
+// pageContentWire is the page answer; a path null or absent is "".
 type pageContentWire struct {
-	Path    *string `json:"path"`
-	Content *string `json:"content"`
+	Path    jsonString `json:"path"`
+	Content jsonString `json:"content"`
 }
 
 func (w *pageContentWire) check() error {
-	if w.Content == nil {
-		return errors.New(`required field "content" is missing or null`)
-	}
-	if w.Path == nil {
-		w.Path = new(string)
-	}
-	return nil
+	var c fieldCheck
+	c.need(w.Content.present(), "content")
+	return c.err
 }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 )
 
@@ -289,9 +288,5 @@ func (c *Client) PollDeployment(ctx context.Context, statusID string, opts ...Po
 	if err := checkSegment("status ID", statusID); err != nil {
 		return nil, err
 	}
-	buf := pollBuffer()
-	return poll(ctx, c, "deployment "+strconv.Quote(statusID),
-		func(ctx context.Context) (*Deployment, error) { return c.getDeployment(ctx, statusID, buf) },
-		func(d *Deployment) bool { return d.Status.Terminal() },
-		opts)
+	return poll(ctx, c, "deployment", statusID, c.getDeployment, func(d *Deployment) bool { return d.Status.Terminal() }, opts)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -82,13 +83,14 @@ func WithPollObserver[T any](fn func(*T)) PollOption {
 	}
 }
 
-// poll is the one poller: it reads with get until terminal says the
-// resource has stopped. what names the resource in errors ("job \"x\"").
-func poll[T any](ctx context.Context, c *Client, what string, get func(context.Context) (*T, error), terminal func(*T) bool, opts []PollOption) (*T, error) {
+// poll is the one poller: it reads the resource id with get until terminal
+// says it has stopped, every read with the poll's one buffer (see
+// pollBuffer). kind and id name it in errors ("job \"x\"").
+func poll[T any](ctx context.Context, c *Client, kind, id string, get func(context.Context, string, *answerBuffer) (*T, error), terminal func(*T) bool, opts []PollOption) (*T, error) {
 	if err := c.ready(ctx); err != nil {
 		return nil, err
 	}
-	what = c.scrub(what, false) // a caller may have pasted the key as the ID
+	what := c.scrub(kind+" "+strconv.Quote(id), false) // a caller may have pasted the key as the ID
 	cfg := pollConfig{interval: defaultPollInterval, maxInterval: defaultMaxPollInterval, sleep: sleep}
 	for _, opt := range opts {
 		if opt != nil {
@@ -104,10 +106,11 @@ func poll[T any](ctx context.Context, c *Client, what string, get func(context.C
 		}
 	}
 
+	buf := pollBuffer()
 	interval := cfg.interval
 	var lastErr error
 	for failures := 0; ; {
-		v, err := get(ctx)
+		v, err := get(ctx, id, buf)
 		wait := min(jitter(interval), cfg.maxInterval)
 		switch {
 		case err == nil:

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -270,11 +269,7 @@ func (c *Client) PollStaticExport(ctx context.Context, jobID string, opts ...Pol
 	if err := checkSegment("static export job ID", jobID); err != nil {
 		return nil, err
 	}
-	buf := pollBuffer()
-	return poll(ctx, c, "static export "+strconv.Quote(jobID),
-		func(ctx context.Context) (*StaticExport, error) { return c.getStaticExport(ctx, jobID, buf) },
-		func(e *StaticExport) bool { return e.Status.Terminal() },
-		opts)
+	return poll(ctx, c, "static export", jobID, c.getStaticExport, func(e *StaticExport) bool { return e.Status.Terminal() }, opts)
 }
 
 // BundleStaticExport mints a link to a completed export's tar.gz (POST

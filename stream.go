@@ -7,6 +7,7 @@ package mintlify
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -242,68 +243,53 @@ func (s *MessageStream) Events() iter.Seq2[StreamEvent, error] {
 
 // Text is the answer's text so far: every text-delta, in order.
 func (s *MessageStream) Text() string {
-	if s == nil {
-		return ""
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.text.String()
+	return locked(s, func(s *MessageStream) string { return s.text.String() })
 }
 
 // Sources are the pages the answer drew on so far, each once, in the order
 // they first appeared (see [Source]). The slice is the caller's.
 func (s *MessageStream) Sources() []Source {
-	if s == nil {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.sources) == 0 {
-		return nil
-	}
-	out := make([]Source, len(s.sources))
-	for i, src := range s.sources {
-		out[i] = src.Source
-	}
-	return out
+	return locked(s, func(s *MessageStream) []Source {
+		if len(s.sources) == 0 {
+			return nil
+		}
+		out := make([]Source, len(s.sources))
+		for i, src := range s.sources {
+			out[i] = src.Source
+		}
+		return out
+	})
 }
 
 // ThreadID names the conversation, for a follow-up: the X-Thread-Id
 // header, else the finish chunk's threadId (so it may be "" until the
 // finish chunk has arrived).
 func (s *MessageStream) ThreadID() string {
-	if s == nil {
-		return ""
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.headerThread != "" {
-		return s.headerThread
-	}
-	return s.finishThread
+	return locked(s, func(s *MessageStream) string { return cmp.Or(s.headerThread, s.finishThread) })
 }
 
 // ThreadKey is the secret a follow-up sends with the thread's ID, from
 // the X-Thread-Key header. Only the first answer of a thread carries it:
 // keep it, it is not sent again.
 func (s *MessageStream) ThreadKey() string {
-	if s == nil {
-		return ""
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.threadKey
+	return locked(s, func(s *MessageStream) string { return s.threadKey })
 }
 
 // FinishReason is the finish chunk's finishReason ("stop"; "length" for an
 // answer cut by the model's limit), "" before it has arrived.
 func (s *MessageStream) FinishReason() string {
+	return locked(s, func(s *MessageStream) string { return s.finishReason })
+}
+
+// locked is what get reads of s under its lock: the accessors' answer so
+// far, safe to call while Events runs; the zero value on a nil stream.
+func locked[T any](s *MessageStream, get func(*MessageStream) T) T {
 	if s == nil {
-		return ""
+		return *new(T)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.finishReason
+	return get(s)
 }
 
 // Close closes the answer: it frees the connection and ends a running

@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"time"
 
+	"github.com/docsagent/mintlify-go/internal/boundedfile"
 	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
@@ -18,44 +18,15 @@ import (
 // server text in it made printable first and then escaped by the
 // runner's rules.
 
-// stepFileTimeout bounds each write of step outputs or of the summary.
-const stepFileTimeout = 5 * time.Second
-
 // appendStepFile appends text to a file the runner reads after the step
-// ($GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY), in bounded time: the open does
-// not wait for a FIFO's reader (O_NONBLOCK), the write has a deadline
-// where the file supports one, and the whole attempt is given up after
-// stepFileTimeout, or at once on SIGINT or SIGTERM, whatever the file
-// system does (a hung network mount). A new file gets 0666 less the umask.
+// ($GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY) in bounded time, given up at once
+// on SIGINT or SIGTERM (see boundedfile.Append).
 func (a *app) appendStepFile(path, text string) error {
 	var interrupted <-chan struct{}
 	if a.ctx != nil && a.ctx.Err() == nil {
 		interrupted = a.ctx.Done() // a signal that came before is no reason not to try
 	}
-	done := make(chan error, 1)
-	go func() {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|oNonblock, 0o666)
-		if err != nil {
-			done <- err
-			return
-		}
-		_ = f.SetWriteDeadline(time.Now().Add(stepFileTimeout)) // a regular file has none
-		_, err = io.WriteString(f, text)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		done <- err
-	}()
-	timer := time.NewTimer(stepFileTimeout)
-	defer timer.Stop()
-	select {
-	case err := <-done:
-		return err
-	case <-timer.C:
-		return fmt.Errorf("%s: not written within %s", path, stepFileTimeout)
-	case <-interrupted:
-		return fmt.Errorf("%s: interrupted", path)
-	}
+	return boundedfile.Append(path, text, interrupted)
 }
 
 // warnf tells the user something went wrong that does not change the

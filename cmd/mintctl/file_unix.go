@@ -11,10 +11,6 @@ import (
 // oNoFollow makes an open fail on a symbolic link rather than follow it.
 const oNoFollow = syscall.O_NOFOLLOW
 
-// oNonblock makes opening a FIFO without a reader fail at once (ENXIO)
-// rather than wait for one.
-const oNonblock = syscall.O_NONBLOCK
-
 // renameOverOpen: a file may be renamed over while mintctl holds it open
 // (and locked).
 const renameOverOpen = true

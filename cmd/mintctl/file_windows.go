@@ -10,11 +10,8 @@ import (
 )
 
 // Windows opens no symbolic link as a file to write, and a FIFO is not a
-// path: neither flag is needed.
-const (
-	oNoFollow = 0
-	oNonblock = 0
-)
+// path: O_NOFOLLOW is not needed.
+const oNoFollow = 0
 
 // renameOverOpen is false: Windows refuses to rename over a file that is
 // open, so the lock on it ends just before the rename.

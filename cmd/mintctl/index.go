@@ -81,6 +81,15 @@ func (a *app) indexClient() (*mintlify.IndexClient, error) {
 	return x, nil
 }
 
+// indexQueryClient refuses an empty QUERY (exit 2), then builds the Index
+// client as indexClient does.
+func (a *app) indexQueryClient(query string) (*mintlify.IndexClient, error) {
+	if query == "" {
+		return nil, usageErrorf("QUERY is empty")
+	}
+	return a.indexClient()
+}
+
 // indexError adds the limits to a 429 that was not waited out: the day's
 // quota is the likely cause.
 func indexError(err error) error {
@@ -149,10 +158,7 @@ Exit codes: 0 (no result is not an error), 1 error, 2 usage or configuration.`,
 			return domains.check()
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if args[0] == "" {
-				return usageErrorf("QUERY is empty")
-			}
-			x, err := a.indexClient()
+			x, err := a.indexQueryClient(args[0])
 			if err != nil {
 				return err
 			}
@@ -225,10 +231,7 @@ Exit codes: 0, 1 error, 2 usage or configuration.`,
 			return domains.check()
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if args[0] == "" {
-				return usageErrorf("QUERY is empty")
-			}
-			x, err := a.indexClient()
+			x, err := a.indexQueryClient(args[0])
 			if err != nil {
 				return err
 			}

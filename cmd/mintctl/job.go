@@ -177,11 +177,7 @@ look in the dashboard before running the command again.`,
 				if err != nil {
 					return f.gaveUp(fmt.Errorf("creating the job: %w", err), "the create", "", "")
 				}
-				if !f.wait {
-					return a.reportJob(job, &f, false)
-				}
-				a.infof("started job %s", job.ID)
-				return a.waitJob(ctx, c, job, &f)
+				return a.followJob(ctx, c, job, &f, "started")
 			})
 		},
 	}
@@ -257,11 +253,7 @@ PROMPT "-" reads the prompt from stdin.`,
 				if err != nil {
 					return f.gaveUp(fmt.Errorf("sending the follow-up: %w", err), "the follow-up", "", "")
 				}
-				if !f.wait {
-					return a.reportJob(job, &f, false)
-				}
-				a.infof("sent the follow-up to job %s", job.ID)
-				return a.waitJob(ctx, c, job, &f)
+				return a.followJob(ctx, c, job, &f, "sent the follow-up to")
 			})
 		},
 	}
@@ -302,6 +294,17 @@ func (a *app) textArg(arg, what, emptyHint string) (string, error) {
 		return "", usageErrorf("the %s is not valid UTF-8: check the encoding of its source", what)
 	}
 	return t, nil
+}
+
+// followJob follows a job just created or sent a follow-up (done says
+// which): without --wait it reports the job as it is; with --wait it says
+// what was done and waits for the job to end.
+func (a *app) followJob(ctx context.Context, c *mintlify.Client, job *mintlify.Job, f *waitFlags, done string) error {
+	if !f.wait {
+		return a.reportJob(job, f, false)
+	}
+	a.infof("%s job %s", done, job.ID)
+	return a.waitJob(ctx, c, job, f)
 }
 
 // waitJob polls the job to a terminal status, showing progress, then

@@ -11,13 +11,13 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/docsagent/mintlify-go/internal/boundedfile"
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
@@ -298,9 +298,6 @@ func exposedWarning(flag string, a net.Addr) string {
 // and threads are about 6 GB (the README measures 60 MB a million).
 const maxSeed = 100_000_000
 
-// envFileTimeout bounds writing the -env-file.
-const envFileTimeout = 5 * time.Second
-
 // writeEnvFile appends the settings a client needs to reach s to path, in
 // the NAME=value lines GitHub Actions reads from $GITHUB_ENV: with
 // "mintctl mock -env-file "$GITHUB_ENV" &", the job's later steps talk to
@@ -312,31 +309,8 @@ const envFileTimeout = 5 * time.Second
 // once hung the program before its banner, deaf to SIGINT and SIGTERM,
 // which the run's context had taken over. The open does not wait for a
 // reader, the write has a deadline where the file takes one, and the
-// attempt is given up after envFileTimeout or when ctx ends.
+// attempt is given up after boundedfile.Timeout or when ctx ends.
 func writeEnvFile(ctx context.Context, path string, s *mockserver.Server) error {
 	text := fmt.Sprintf("MINTLIFY_BASE_URL=%s\nMINTLIFY_API_KEY=%s\nMINTLIFY_PROJECT_ID=%s\n", s.URL(), s.APIKey(), s.ProjectID())
-	done := make(chan error, 1)
-	go func() {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|oNonblock, 0o666)
-		if err != nil {
-			done <- err
-			return
-		}
-		_ = f.SetWriteDeadline(time.Now().Add(envFileTimeout)) // a regular file has none
-		_, err = io.WriteString(f, text)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		done <- err
-	}()
-	timer := time.NewTimer(envFileTimeout)
-	defer timer.Stop()
-	select {
-	case err := <-done:
-		return err
-	case <-timer.C:
-		return fmt.Errorf("%s: not written within %s", path, envFileTimeout)
-	case <-ctx.Done():
-		return fmt.Errorf("%s: interrupted", path)
-	}
+	return boundedfile.Append(path, text, ctx.Done())
 }
