@@ -21,8 +21,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode"
-	"unicode/utf8"
 )
 
 // ErrStream reports an answer that broke off before its end: the stream
@@ -542,9 +540,12 @@ func streamSiteURL(domain, path string) string {
 // cutting, so that no whole copy is cut in two, and after), one printable
 // line of at most maxStreamErrorRunes runes, quoted.
 func (s *MessageStream) quote(text string) string {
-	line := streamOneLine(s.scrubText(text), maxStreamErrorRunes)
+	line, cut := oneLine(s.scrubText(text), maxStreamErrorRunes, false)
 	if line == "" {
 		return ""
+	}
+	if cut {
+		line += "..."
 	}
 	return strconv.Quote(s.scrubText(line))
 }
@@ -554,31 +555,6 @@ func (s *MessageStream) scrubText(text string) string {
 		return text
 	}
 	return s.scrub(text)
-}
-
-// streamOneLine turns runs of white space, control characters and invalid
-// UTF-8 into one space and keeps at most limit runes, "..." marking a cut.
-func streamOneLine(text string, limit int) string {
-	var b strings.Builder
-	space, n := false, 0
-	for _, r := range text {
-		if r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r) {
-			space = true
-			continue
-		}
-		if n == limit {
-			b.WriteString("...")
-			break
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-			n++
-		}
-		space = false
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
 }
 
 // streamError is how a stream ends early. is lists what it matches: the

@@ -521,6 +521,23 @@ func TestStreamErrorTextIsSafe(t *testing.T) {
 	}
 }
 
+// TestStreamErrorTextIsCutWherever: the quoted text is bounded wherever
+// the limit falls: on a word, or on the space before one.
+func TestStreamErrorTextIsCutWherever(t *testing.T) {
+	t.Parallel()
+	for pad := range 4 {
+		text := strings.Repeat("x", pad) + strings.Repeat(" abc", 400)
+		s := newMessageStream(context.Background(), io.NopCloser(strings.NewReader(streamSSE(streamObj{"type": "error", "errorText": text}))), nil, streamDomain, nil)
+		r := streamCollect(s)
+		if r.err == nil {
+			t.Fatalf("pad %d: no error", pad)
+		}
+		if msg := r.err.Error(); len(msg) > 600 || !strings.HasSuffix(msg, `..."`) {
+			t.Errorf("pad %d: not cut, or the cut not marked (%d bytes): %q", pad, len(msg), msg)
+		}
+	}
+}
+
 // TestStreamKeepsABoundedAnswer: text and sources beyond what an answer
 // holds end the stream instead of filling memory.
 func TestStreamKeepsABoundedAnswer(t *testing.T) {
