@@ -18,6 +18,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -569,6 +570,46 @@ func TestDownloadEndsAStall(t *testing.T) {
 		assert.Len(t, s.requests(), maxResumes+1)
 		assert.Positive(t, n)
 	})
+}
+
+// TestDownloadSlowButSteadyIsNotAStall: the stall timeout counts only
+// time a read waits with nothing coming: a host that sends a piece every
+// 40 ms for half a second, to a writer that takes 300 ms over one piece,
+// is read whole with a stall timeout of 150 ms.
+func TestDownloadSlowButSteadyIsNotAStall(t *testing.T) {
+	t.Parallel()
+	const stall = 150 * time.Millisecond
+	data := bytes.Repeat([]byte("0123456789"), 1000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		for piece := range slices.Chunk(data, len(data)/12) {
+			_, _ = w.Write(piece)
+			w.(http.Flusher).Flush()
+			time.Sleep(40 * time.Millisecond)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var got bytes.Buffer
+	slow := &dlSlowWriter{w: &got, pause: 300 * time.Millisecond}
+	bundle := &mintlify.StaticExportBundle{JobID: "se_1", URL: srv.URL + "/bundle.tar.gz", SizeBytes: int64(len(data)), ExpiresAt: time.Now().Add(time.Hour)}
+	n, err := newDLClient(t, mintlify.WithStallTimeout(stall), mintlify.WithMaxRetries(0)).DownloadStaticExport(ctx, bundle, slow)
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(data)), n)
+	assert.True(t, bytes.Equal(data, got.Bytes()))
+}
+
+// dlSlowWriter takes pause over its first write.
+type dlSlowWriter struct {
+	w     io.Writer
+	pause time.Duration
+	once  sync.Once
+}
+
+func (w *dlSlowWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() { time.Sleep(w.pause) })
+	return w.w.Write(p)
 }
 
 // dlCancelWriter cancels once it holds at least at bytes; the download's

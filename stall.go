@@ -58,15 +58,13 @@ type stallGuard struct {
 	timers sync.Pool
 }
 
-// stallTimer is a timer whose function cuts off the request it watches.
+// stallTimer is a timer whose function checks the request it watches.
 // Only a timer known to be stopped before it fired goes back to the pool
-// (Stop reports false both for a timer that fired and for one already
-// stopped: armed tells them apart), so a late firing never reaches the
-// next request.
+// (Stop reports true only for a timer it stopped while still pending), so
+// a late firing never reaches the next request.
 type stallTimer struct {
-	t     *time.Timer
-	w     atomic.Pointer[stallWatch]
-	armed bool // Reset and not yet stopped; the watch's mu guards it
+	t *time.Timer
+	w atomic.Pointer[stallWatch]
 }
 
 // timer returns a stopped stallTimer watching w.
@@ -76,23 +74,13 @@ func (g *stallGuard) timer(w *stallWatch) *stallTimer {
 		st = &stallTimer{}
 		st.t = time.AfterFunc(time.Hour, func() {
 			if w := st.w.Load(); w != nil {
-				w.fire()
+				w.check(st)
 			}
 		})
 		st.t.Stop()
 	}
 	st.w.Store(w)
-	st.armed = false
 	return st
-}
-
-// release keeps st for another request if it is stopped before it fired:
-// armed, Stop must stop it; not armed, it was stopped already.
-func (g *stallGuard) release(st *stallTimer, armed bool) {
-	if !armed || st.t.Stop() {
-		st.w.Store(nil)
-		g.timers.Put(st)
-	}
 }
 
 func (g *stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -105,30 +93,36 @@ func (g *stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx, cancel := context.WithCancel(req.Context())
 	w := &stallWatch{g: g, cancel: cancel}
-	// One timer for the request: armed while it waits for the headers and
-	// while a read waits for bytes; firing cancels the request, which ends
-	// a transport's wait, and closes the body, which ends a read on a
-	// transport that ignores the context.
-	st := g.timer(w)
-	st.t.Reset(g.idle)
+	// One timer for the request, armed once: while it waits for the
+	// headers, firing cuts the request off; after, it looks at how long
+	// the read in progress has waited (reads only stamp the time, which
+	// costs far less than arming a timer for each), and sleeps again until
+	// that read would have waited the stall timeout. Cutting off cancels
+	// the request, which ends a transport's wait, and closes the body,
+	// which ends a read on a transport that ignores the context.
+	w.st = g.timer(w)
+	w.st.t.Reset(g.idle)
 	resp, err := next.RoundTrip(req.WithContext(ctx))
-	if !st.t.Stop() {
+	w.mu.Lock()
+	stalled := w.stalled
+	if !stalled && err == nil && resp.Body != nil {
+		w.body = resp.Body
+		w.mu.Unlock()
+		resp.Body = w
+		return resp, nil
+	}
+	w.mu.Unlock()
+	w.release()
+	cancel()
+	if stalled {
 		// Stalled before the headers: whatever the transport says, that
 		// is why it stopped.
 		if resp != nil && resp.Body != nil {
 			resp.Body.Close()
 		}
-		cancel()
 		return nil, &stallError{g.idle}
 	}
-	if err != nil || resp.Body == nil {
-		g.release(st, false)
-		cancel()
-		return resp, err
-	}
-	w.body, w.st = resp.Body, st
-	resp.Body = w
-	return resp, nil
+	return resp, err
 }
 
 // CloseIdleConnections passes on to next, as http.Client's would: the
@@ -144,64 +138,91 @@ func (g *stallGuard) CloseIdleConnections() {
 	}
 }
 
-// stallWatch is one request's answer body, watched by its timer once the
-// headers came. Read and Close may run on two goroutines (a stream closed
-// while it is read): mu keeps the timer from going back to the pool while
-// a Read still uses it.
+// stallWatch is one request's answer, watched by its timer. Read and
+// Close may run on two goroutines (a stream closed while it is read), and
+// the timer's check on a third: mu orders the check against the end of
+// the headers' wait and against Close.
 type stallWatch struct {
 	g      *stallGuard
 	cancel context.CancelFunc
-	body   io.ReadCloser // set before the timer is armed again
+	// waiting is when the read in progress began to wait (nanoseconds
+	// since stallEpoch, plus one), 0 while no read waits.
+	waiting atomic.Int64
 
-	mu sync.Mutex
-	st *stallTimer // nil once closed, or once it fired
+	mu      sync.Mutex
+	body    io.ReadCloser // nil while the headers are awaited
+	st      *stallTimer   // nil once closed
+	stalled bool          // cut off: the request and the body are ended
 }
 
-// fire runs when the timer expires: it cuts the request off.
-func (w *stallWatch) fire() {
-	w.cancel()
+// stallEpoch makes the time a read began an integer that an atomic holds.
+var stallEpoch = time.Now()
+
+func stallClock() int64 { return int64(time.Since(stallEpoch)) + 1 }
+
+// check runs when the timer expires: it cuts off a request still waiting
+// for its headers, or a body whose read has waited the stall timeout, and
+// otherwise sleeps until the read in progress (or the next) could.
+func (w *stallWatch) check(st *stallTimer) {
+	w.mu.Lock()
+	if w.st != st || w.stalled {
+		w.mu.Unlock()
+		return // closed
+	}
+	wait := w.g.idle
 	if w.body != nil {
-		w.body.Close()
+		if since := w.waiting.Load(); since != 0 {
+			wait -= time.Duration(stallClock() - since)
+		}
+		if wait > 0 {
+			st.t.Reset(wait)
+			w.mu.Unlock()
+			return
+		}
+	}
+	w.stalled = true
+	body := w.body
+	w.mu.Unlock()
+	w.cancel()
+	if body != nil {
+		body.Close()
 	}
 }
 
-// Read reads the body with the timer armed: a read that gets nothing for
+// Read stamps the time it begins to wait: a read that gets nothing for
 // the stall timeout fails with a stallError.
 func (w *stallWatch) Read(p []byte) (int, error) {
-	w.mu.Lock()
-	st := w.st
-	if st != nil {
-		st.t.Reset(w.g.idle)
-		st.armed = true
-	}
-	w.mu.Unlock()
+	w.waiting.Store(stallClock())
 	n, err := w.body.Read(p)
-	if st == nil {
-		return n, err
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.st == st {
-		st.armed = false
-		if !st.t.Stop() {
-			w.st = nil // it fired: the body was cut, and the timer is this request's alone
+	w.waiting.Store(0)
+	if err != nil {
+		w.mu.Lock()
+		stalled := w.stalled
+		w.mu.Unlock()
+		if stalled {
 			return n, &stallError{w.g.idle}
 		}
 	}
 	return n, err
 }
 
+// release stops the timer, keeping it for another request if it was
+// stopped before it fired.
+func (w *stallWatch) release() {
+	w.mu.Lock()
+	st := w.st
+	w.st = nil
+	w.mu.Unlock()
+	if st != nil && st.t.Stop() {
+		st.w.Store(nil)
+		w.g.timers.Put(st)
+	}
+}
+
 // Close closes the body, stops the timer and releases the request's
 // context. It may run more than once, and beside a Read.
 func (w *stallWatch) Close() error {
-	w.mu.Lock()
-	st := w.st
-	armed := st != nil && st.armed
-	w.st = nil
-	w.mu.Unlock()
-	if st != nil {
-		w.g.release(st, armed)
-	}
+	w.release()
 	err := w.body.Close()
 	w.cancel()
 	return err
