@@ -439,8 +439,10 @@ func pollBuffer() *answerBuffer { return new(answerBuffer) }
 // The body is read whole into buf first, and decoded from there: a decoder
 // reading the network itself grows its own buffer to twice the bound.
 func readSuccess(ctx context.Context, resp *http.Response, out any, buf *answerBuffer) error {
-	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
-	defer stop()
+	if ctx.Done() != nil { // a context that can end: the body ends with it
+		stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+		defer stop()
+	}
 	var err error
 	if out == nil {
 		// Nothing to decode: to EOF, so the connection is reused.
