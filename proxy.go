@@ -120,7 +120,7 @@ var proxyRelayedHeaders = []string{
 // Upstream calls go through the AssistantClient's request path: its key,
 // its retries (a message is never sent twice: it spends credits), its
 // redaction (no copy of the key reaches the browser, even one upstream
-// echoes) and its observers. The proxy holds no state of its own beyond
+// echoes, split across text-delta chunks or not) and its observers. The proxy holds no state of its own beyond
 // the in-process limiter, which [WithProxyLimiter] replaces with a shared
 // one.
 type AssistantProxy struct {
@@ -719,6 +719,7 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 		return
 	}
 	frames := streamFrames{r: bufio.NewReaderSize(resp.Body, streamReadBuffer), max: maxStreamFrame}
+	text := &proxyText{key: p.client.c.cred().key}
 	var out []byte
 	for {
 		data, err := frames.next()
@@ -730,9 +731,11 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 			}
 			return
 		}
-		out = appendFrame(out[:0], p.client.scrub(string(data)))
-		if !send(out) {
-			return
+		for _, frame := range text.frames(data) {
+			out = appendFrame(out[:0], p.client.scrub(frame))
+			if !send(out) {
+				return
+			}
 		}
 		if string(data) == "[DONE]" {
 			return
@@ -741,6 +744,107 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 			out = nil // a big frame's buffer is not kept
 		}
 	}
+}
+
+// proxyText keeps a key upstream echoes out of the answer's text as the
+// browser puts it together: a model writes a few characters a chunk, so
+// the key may come split across text-delta chunks, where no one chunk's
+// scrubbing sees it. The tail of a text part that could start the key is
+// held back until the next delta tells (the key whole is then scrubbed
+// with its frame); it is sent as a delta of its own when the part ends:
+// its text-end, a delta of another part, or the end of the answer.
+type proxyText struct {
+	key      string
+	id, tail string // the part whose tail is held, and the tail
+	sent     []string
+}
+
+// frames returns the frames to send for the frame data: data itself, or a
+// text-delta whose delta has the held tail before it and its own tail
+// held back; after the tail of a part that this frame ends.
+func (t *proxyText) frames(data []byte) []string {
+	t.sent = t.sent[:0]
+	c := readProxyChunk(data)
+	isDelta := c.typ == "text-delta" && c.deltaAt[1] > 0
+	switch {
+	case isDelta && c.id == t.id:
+	case isDelta, c.typ == "text-end" && c.id == t.id, c.typ == "finish", c.typ == "error", c.typ == "abort",
+		string(data) == "[DONE]":
+		t.flush()
+	}
+	if !isDelta {
+		return append(t.sent, string(data))
+	}
+	text := t.tail + c.delta
+	hold := 0
+	for n := min(len(text), len(t.key)-1); n > 0; n-- {
+		if strings.HasSuffix(text, t.key[:n]) {
+			hold = n
+			break
+		}
+	}
+	t.id, t.tail = c.id, text[len(text)-hold:]
+	if text = text[:len(text)-hold]; text == c.delta {
+		return append(t.sent, string(data)) // the common case: the chunk as it came
+	}
+	delta, _ := marshalWire(text)
+	return append(t.sent, string(data[:c.deltaAt[0]])+string(delta)+string(data[c.deltaAt[1]:]))
+}
+
+// flush adds a delta of the tail held back, if any, to the frames to send.
+func (t *proxyText) flush() {
+	if t.tail != "" {
+		b, _ := marshalWire(struct {
+			Type  string `json:"type"`
+			ID    string `json:"id"`
+			Delta string `json:"delta"`
+		}{"text-delta", t.id, t.tail})
+		t.sent = append(t.sent, string(b))
+	}
+	t.id, t.tail = "", ""
+}
+
+// proxyChunk is what proxyText reads of a chunk: its type, its id, and
+// its delta when a string, with where the delta's JSON value stands.
+type proxyChunk struct {
+	typ, id, delta string
+	deltaAt        [2]int // [0, 0]: no string delta
+}
+
+// readProxyChunk reads a chunk as the browser's JSON.parse does: members
+// by their exact names, the last of a repeated one. A frame that is not a
+// JSON object reads as no chunk.
+func readProxyChunk(data []byte) proxyChunk {
+	var c proxyChunk
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return proxyChunk{}
+	}
+	for dec.More() {
+		name, err := dec.Token()
+		var raw json.RawMessage
+		if err == nil {
+			err = dec.Decode(&raw)
+		}
+		if err != nil {
+			return proxyChunk{}
+		}
+		var s string
+		isString := raw[0] == '"' && json.Unmarshal(raw, &s) == nil
+		switch name {
+		case "type":
+			c.typ = s
+		case "id":
+			c.id = s
+		case "delta":
+			c.delta, c.deltaAt = s, [2]int{}
+			if isString {
+				end := int(dec.InputOffset())
+				c.deltaAt = [2]int{end - len(raw), end}
+			}
+		}
+	}
+	return c
 }
 
 // proxyBrokenFrame ends an answer that broke off, in the AI SDK's words.

@@ -63,18 +63,21 @@ func (a *app) summaryf(format string, args ...any) {
 	if path == "" {
 		return
 	}
+	// The runner shows the summary on the run's page: a key a server
+	// echoed into a link or a summary is redacted there as in the log,
+	// before the Markdown escapes, which would hide it from the scrubber
+	// ("mint\_..." renders as "mint_...").
+	scrub := redact.New(a.redactKeys...)
 	for i, v := range args {
 		if l, ok := v.(mdLink); ok {
-			args[i] = l.String()
+			args[i] = mdLink(scrub(string(l), false)).String()
 		} else if m, ok := v.(mdRaw); ok {
 			args[i] = string(m)
 		} else if s, ok := printableArgs([]any{v})[0].(string); ok {
-			args[i] = md(s)
+			args[i] = md(scrub(s, false))
 		}
 	}
-	// The runner shows the summary on the run's page: a key a server
-	// echoed into a link or a summary is redacted there as in the log.
-	text := redact.New(a.redactKeys...)(fmt.Sprintf(format, args...), false)
+	text := scrub(fmt.Sprintf(format, args...), false)
 	if err := a.appendStepFile(path, text); err != nil {
 		a.warnf("the step summary was not written to $GITHUB_STEP_SUMMARY: %v", err)
 	}

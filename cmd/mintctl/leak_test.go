@@ -89,10 +89,10 @@ func TestEchoedKeyIsNeverShown(t *testing.T) {
 		{"analytics", "views", "--format", "jsonl"},
 		{"analytics", "views", "--output", filepath.Join(t.TempDir(), "views.csv")},
 	} {
-		outputs := filepath.Join(t.TempDir(), "out")
+		outputs, summary := filepath.Join(t.TempDir(), "out"), filepath.Join(t.TempDir(), "summary")
 		env := map[string]string{
 			mintlify.EnvAPIKey: echoKey, mintlify.EnvProjectID: "p1", mintlify.EnvBaseURL: srv.URL,
-			"GITHUB_OUTPUT": outputs,
+			"GITHUB_OUTPUT": outputs, "GITHUB_STEP_SUMMARY": summary,
 		}
 		lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 		var stdout, stderr bytes.Buffer
@@ -104,6 +104,9 @@ func TestEchoedKeyIsNeverShown(t *testing.T) {
 		assert.NotContains(t, stdout.String(), echoKey[:12], "%v: stdout", args)
 		assert.NotContains(t, stderr.String(), echoKey[:12], "%v: stderr", args)
 		assert.NotContains(t, string(written), echoKey[:12], "%v: step outputs", args)
+		// The summary is Markdown: "mint\_echoed" renders as the key.
+		reported, _ := os.ReadFile(summary)
+		assert.NotContains(t, strings.ReplaceAll(string(reported), `\`, ""), echoKey[:12], "%v: step summary", args)
 		require.NotEqual(t, 2, code, "%v: %s", args, stderr.String())
 		if i := slices.Index(args, "--output"); i >= 0 {
 			data, err := os.ReadFile(args[i+1])

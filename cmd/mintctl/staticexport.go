@@ -43,6 +43,9 @@ or "download" is exported with -- before it: mintctl static-export -- status`,
 			if outFile == "-" && f.json {
 				return usageErrorf("--output - and --json both write to stdout: choose one")
 			}
+			if err := a.bundleToLog(outFile); err != nil {
+				return err
+			}
 			return f.run(a, cmd, func(ctx context.Context, c *mintlify.Client) error {
 				var file *outputFile
 				if outFile != "" && outFile != "-" {
@@ -133,7 +136,9 @@ func (a *app) staticExportDownloadCommand() *cobra.Command {
 		Short: "Download a completed static export again",
 		Long: `Download a completed static export's tar.gz with a fresh link: after a
 --timeout, a failed download or on another machine. FILE defaults to
-EXPORT_ID.tar.gz in the current folder; '-' writes to stdout. The size is
+EXPORT_ID.tar.gz in the current folder; '-' writes to stdout (refused in
+a GitHub Actions step unless stdout is a file: the bytes are the storage
+host's, unaltered, and the log runs workflow commands). The size is
 checked against the bundle's; FILE is written beside its name and renamed
 over it once whole, so a failed download leaves it as it was. An export not
 yet completed is an error (HTTP 409): wait with 'mintctl static-export
@@ -143,6 +148,9 @@ status --wait'.`,
 		Args: exactArgs("EXPORT_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
+			if err := a.bundleToLog(outFile); err != nil {
+				return err
+			}
 			if outFile == "" {
 				if !plainFileName(id) {
 					return usageErrorf("the export ID %q cannot name a file: give --output FILE", id)
@@ -222,6 +230,17 @@ func exportOutputs(e *mintlify.StaticExport, got *downloaded) []output {
 		outs = append(outs, output{"bundle_file", got.file})
 	}
 	return outs
+}
+
+// bundleToLog refuses a bundle to the log of a GitHub Actions step (a
+// stdout that is not a file), before any request: the storage host's
+// bytes reach stdout unaltered, and the runner reads every line of the
+// log for workflow commands.
+func (a *app) bundleToLog(outFile string) error {
+	if outFile == "-" && a.actions && !isRegularFile(a.rawStdout) {
+		return usageErrorf("--output - to the log of a GitHub Actions step would let the storage host's bytes run as workflow commands: write the bundle to a file with --output FILE")
+	}
+	return nil
 }
 
 // download bundles the export (a fresh link) and streams it to file, or
