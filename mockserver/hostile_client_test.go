@@ -155,6 +155,37 @@ func TestAPIBodiesAreReadAsTheVendorSchemaReadsThem(t *testing.T) {
 	assert.Equal(t, http.StatusAccepted, r.Status, "%s", r.Body)
 }
 
+// A JSON number is a number, however it is written: 3.0, 3e0 and 30e-1
+// are the integer 3 to the vendor's JSON parser (JavaScript's, which has
+// no other kind of number), and so an integer field takes them. They were
+// 400s ("must be a JSON number"), refusing what any client writing floats
+// sends (Python's json.dumps(3.0) is "3.0"). A fraction is still refused,
+// as what it is.
+func TestWholeNumbersWrittenAsFractionsAreIntegers(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits())
+	for _, c := range []struct{ path, body string }{
+		{"/v1/search", `{"query":"caching","numResults":3.0}`},
+		{"/v1/search", `{"query":"caching","numResults":3e0,"text":{"maxCharacters":1E2}}`},
+		{"/v1/context", `{"query":"caching","format":"txt","tokenBudget":30e1}`},
+		{"/v1/contents", `{"ids":["acme:/caching"],"maxCharacters":100.000}`},
+	} {
+		r := h.idx(c.path, c.body)
+		assert.Equal(t, http.StatusOK, r.Status, "%s %s: %s", c.path, c.body, r.Body)
+	}
+	var results []json.RawMessage
+	r := h.asst(h.domainPath("/v1/search"), `{"query":"deployments","pageSize":1.0}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	r.decode(t, &results)
+	assert.Len(t, results, 1)
+	r = h.asst(h.domainPath("/v2/assistant")+"/message", `{"fp":"a","retrievalPageSize":2e0,"messages":[{"id":"1","role":"user","parts":[{"type":"text","text":"deploy"}]}]}`)
+	assert.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+
+	r = h.asst(h.domainPath("/v1/search"), `{"query":"deployments","pageSize":1.5}`)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, string(r.Body), "pageSize: must be a whole number")
+}
+
 // A 404 repeated the whole path, up to the megabyte the header limit
 // allows, on the API and on the control API.
 func TestErrorsEchoAtMostAFewBytesOfTheRequest(t *testing.T) {
