@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/docsagent/mintlify-go/mockserver"
+	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
 // Hostile clients, route by route: each test here failed before the fix
@@ -768,6 +769,25 @@ func TestOneExportNamesABoundedNumberOfPages(t *testing.T) {
 	var e export
 	r.decode(t, &e)
 	assert.Equal(t, 10_000, e.PageCount)
+}
+
+// Starting an export has no rate limit, and every export was kept for
+// ever with its pages and, once asked for, its bundle: a client looping
+// on the start route (1 MiB of paths each time) grew the server by some
+// 3.6 MB a request, without bound. The oldest exports are now forgotten
+// past a number of them and a byte budget.
+func TestExportsKeptAreBounded(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobDuration(0))
+	first := h.startExport(`{"domain":"docs.example.com"}`)
+	h.bundle(first.JobID)
+	for range staticexport.MaxJobs {
+		h.startExport(`{"domain":"docs.example.com"}`)
+	}
+	r := h.do("GET", "/v1/static-export/jobs/"+first.JobID, "")
+	assert.Equal(t, http.StatusNotFound, r.Status, "the oldest export is forgotten: %s", r.Body)
+	last := h.startExport(`{"domain":"docs.example.com"}`)
+	h.bundle(last.JobID)
 }
 
 // The in-memory client handed the caller's body to the handler as it was:
