@@ -555,7 +555,7 @@ func rebuildMessage(raw []byte) (*messageBody, int, string) {
 		}
 		return nil, http.StatusBadRequest, "the request is not the JSON of a chat request"
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF { // More would pass a stray } or ]
 		return nil, http.StatusBadRequest, "the request holds more than one JSON value"
 	}
 	if len(req.Messages) == 0 {

@@ -244,7 +244,7 @@ func (s *Server) serveStorage(hw http.ResponseWriter, r *http.Request) {
 		writeReply(w, errorReply(http.StatusNotFound, "No such object"))
 		return
 	}
-	bundle := staticexport.Pad(j.Bundle(), link.Size)
+	bundle := staticexport.Pad(s.exports.jobs.Bundle(j), link.Size)
 	if bundle.Size() != link.Size {
 		writeReply(w, errorReply(http.StatusNotFound, "No such object"))
 		return

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/docsagent/mintlify-go/mockserver"
+	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
 // Hostile clients, route by route: each test here failed before the fix
@@ -153,6 +154,37 @@ func TestAPIBodiesAreReadAsTheVendorSchemaReadsThem(t *testing.T) {
 	// export would be a 400.
 	r = h.do("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com","Domain":"x","PATHS":1,"version":"v1","VERSION":2}`)
 	assert.Equal(t, http.StatusAccepted, r.Status, "%s", r.Body)
+}
+
+// A JSON number is a number, however it is written: 3.0, 3e0 and 30e-1
+// are the integer 3 to the vendor's JSON parser (JavaScript's, which has
+// no other kind of number), and so an integer field takes them. They were
+// 400s ("must be a JSON number"), refusing what any client writing floats
+// sends (Python's json.dumps(3.0) is "3.0"). A fraction is still refused,
+// as what it is.
+func TestWholeNumbersWrittenAsFractionsAreIntegers(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits())
+	for _, c := range []struct{ path, body string }{
+		{"/v1/search", `{"query":"caching","numResults":3.0}`},
+		{"/v1/search", `{"query":"caching","numResults":3e0,"text":{"maxCharacters":1E2}}`},
+		{"/v1/context", `{"query":"caching","format":"txt","tokenBudget":30e1}`},
+		{"/v1/contents", `{"ids":["acme:/caching"],"maxCharacters":100.000}`},
+	} {
+		r := h.idx(c.path, c.body)
+		assert.Equal(t, http.StatusOK, r.Status, "%s %s: %s", c.path, c.body, r.Body)
+	}
+	var results []json.RawMessage
+	r := h.asst(h.domainPath("/v1/search"), `{"query":"deployments","pageSize":1.0}`)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	r.decode(t, &results)
+	assert.Len(t, results, 1)
+	r = h.asst(h.domainPath("/v2/assistant")+"/message", `{"fp":"a","retrievalPageSize":2e0,"messages":[{"id":"1","role":"user","parts":[{"type":"text","text":"deploy"}]}]}`)
+	assert.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+
+	r = h.asst(h.domainPath("/v1/search"), `{"query":"deployments","pageSize":1.5}`)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, string(r.Body), "pageSize: must be a whole number")
 }
 
 // A 404 repeated the whole path, up to the megabyte the header limit
@@ -737,6 +769,25 @@ func TestOneExportNamesABoundedNumberOfPages(t *testing.T) {
 	var e export
 	r.decode(t, &e)
 	assert.Equal(t, 10_000, e.PageCount)
+}
+
+// Starting an export has no rate limit, and every export was kept for
+// ever with its pages and, once asked for, its bundle: a client looping
+// on the start route (1 MiB of paths each time) grew the server by some
+// 3.6 MB a request, without bound. The oldest exports are now forgotten
+// past a number of them and a byte budget.
+func TestExportsKeptAreBounded(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJobDuration(0))
+	first := h.startExport(`{"domain":"docs.example.com"}`)
+	h.bundle(first.JobID)
+	for range staticexport.MaxJobs {
+		h.startExport(`{"domain":"docs.example.com"}`)
+	}
+	r := h.do("GET", "/v1/static-export/jobs/"+first.JobID, "")
+	assert.Equal(t, http.StatusNotFound, r.Status, "the oldest export is forgotten: %s", r.Body)
+	last := h.startExport(`{"domain":"docs.example.com"}`)
+	h.bundle(last.JobID)
 }
 
 // The in-memory client handed the caller's body to the handler as it was:

@@ -99,7 +99,7 @@ func (s *Server) staticExportBundle(c *call) reply {
 	if ttl <= 0 {
 		ttl = DefaultBundleLinkTTL
 	}
-	size := staticexport.Pad(j.Bundle(), s.exports.bundleSize.Load()).Size()
+	size := staticexport.Pad(s.exports.jobs.Bundle(j), s.exports.bundleSize.Load()).Size()
 	expires := c.now.Add(ttl).Truncate(time.Second)
 	link := s.exports.signer.Sign(staticexport.Link{JobID: j.ID, Size: size, Expires: expires})
 	return jsonReply(http.StatusOK, mustJSON(struct {

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"strconv"
 	"unicode/utf8"
+
+	"github.com/docsagent/mintlify-go/mockserver/internal/reqbody"
 )
 
 // The request bodies, field for field as the vendor's schemas name them.
@@ -135,15 +136,16 @@ func (t *Text) UnmarshalJSON(data []byte) error {
 		return invalid("text.maxCharacters: required")
 	}
 	// Integers only, as for every other integer of the schemas: 2.5, "3"
-	// and null are refused, not rounded or read as absent.
-	n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
-	if err != nil {
+	// and null are refused, not rounded or read as absent; 3.0 is 3, as
+	// the wire reads it everywhere (reqbody).
+	n, whole := reqbody.Int(string(bytes.TrimSpace(raw)))
+	if !whole {
 		return invalid("text.maxCharacters: must be an integer")
 	}
 	if n < 1 {
 		return invalid("text.maxCharacters: must be at least 1")
 	}
-	*t = Text{Include: true, MaxCharacters: n}
+	*t = Text{Include: true, MaxCharacters: int(n)}
 	return nil
 }
 

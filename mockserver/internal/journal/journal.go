@@ -141,8 +141,23 @@ func Auth(values []string) string {
 		}
 		return "Bearer ***"
 	}
-	if len(scheme) > 20 {
-		scheme = scheme[:20]
+	if !schemeName(scheme) {
+		return "***" // not a scheme's name: it may be a credential (a key's base64, say)
 	}
 	return scheme + " ***"
+}
+
+// schemeName reports whether s reads as an authentication scheme's name
+// (Basic, Token, Digest): at most 20 letters and hyphens. The base64 of a
+// key holds digits wherever it starts.
+func schemeName(s string) bool {
+	if s == "" || len(s) > 20 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

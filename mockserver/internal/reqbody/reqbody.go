@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -41,11 +43,11 @@ var (
 // kept. Every array path holds at most MaxAPIItems items (an
 // [*ItemsError] past them), counted before anything is decoded.
 func Decode(data []byte, v any) error {
-	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data}
+	w := newWalker(data, false)
 	if err := w.walk(reflect.TypeOf(v)); err != nil {
 		return err
 	}
-	return unmarshal(w.without(), v)
+	return unmarshal(w.edited(), v)
 }
 
 // DecodeStrict decodes a control body into v: every key must name a field
@@ -75,11 +77,12 @@ func (l Limits) DecodeStrict(data []byte, v any) error {
 	if !utf8.Valid(data) {
 		return errors.New("the request body is not valid UTF-8")
 	}
-	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data, strict: true, limits: l}
+	w := newWalker(data, true)
+	w.limits = l
 	if err := w.walk(reflect.TypeOf(v)); err != nil {
 		return err
 	}
-	return unmarshal(data, v)
+	return unmarshal(w.edited(), v)
 }
 
 // ItemsError is an array path of a control body holding more items than
@@ -100,17 +103,24 @@ func (e *ItemsError) Error() string {
 // parsers read it (each bad byte a U+FFFD), as in Decode: it is the
 // schema, not the mock, that closes the object.
 func DecodeClosed(data []byte, v any) error {
-	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), data: data, strict: true}
+	w := newWalker(data, true)
 	if err := w.walk(reflect.TypeOf(v)); err != nil {
 		return err
 	}
-	return unmarshal(data, v)
+	return unmarshal(w.edited(), v)
 }
 
 func unmarshal(data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			if lit, isNumber := strings.CutPrefix(typeErr.Value, "number "); isNumber && jsonTypeName(typeErr.Type) == "number" {
+				// A number, the right JSON type: its value does not fit.
+				if f, err := strconv.ParseFloat(lit, 64); err == nil && f != math.Trunc(f) {
+					return fmt.Errorf("%s: must be a whole number", typeErr.Field)
+				}
+				return fmt.Errorf("%s: out of range", typeErr.Field)
+			}
 			return fmt.Errorf("%s: must be a JSON %s", typeErr.Field, jsonTypeName(typeErr.Type))
 		}
 		return fmt.Errorf("the request body is not valid JSON for this route: %w", err)
@@ -149,14 +159,30 @@ const maxJSONDepth = 64
 // object in it against a type. It streams tokens, so a large body is never
 // held twice as a tree. In an API body it notes where the members to
 // ignore stand (case variants of a field's name), so that encoding/json,
-// which would fold them onto the field, never sees them.
+// which would fold them onto the field, never sees them; in any body,
+// where an integer field's number is written with a fraction or an
+// exponent (3.0, 3e0), so that encoding/json, which refuses those, reads
+// the integer they are.
 type walker struct {
 	dec    *json.Decoder
 	data   []byte
 	strict bool
-	drop   [][2]int64     // byte ranges of members to leave out, in order
+	edits  []edit         // byte ranges to leave out or rewrite, in order
 	limits Limits         // strict only: the bounds of arrays
 	items  map[string]int // strict only: items seen per array path
+}
+
+// edit replaces the bytes from start to end of a body with with (nil: they
+// are left out).
+type edit struct {
+	start, end int64
+	with       []byte
+}
+
+func newWalker(data []byte, strict bool) *walker {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // numbers as written: see number
+	return &walker{dec: dec, data: data, strict: strict}
 }
 
 // walk reads the body's value against t and checks nothing follows it but
@@ -181,6 +207,9 @@ func (w *walker) value(t reflect.Type, path string, depth int) error {
 	}
 	delim, ok := tok.(json.Delim)
 	if !ok {
+		if n, isNumber := tok.(json.Number); isNumber {
+			w.number(n, t)
+		}
 		return nil
 	}
 	if depth >= maxJSONDepth {
@@ -257,6 +286,46 @@ func (w *walker) value(t reflect.Type, path string, depth int) error {
 	return err
 }
 
+// number notes an integer field's number written with a fraction or an
+// exponent whose value is whole (3.0, 3e0, 30e-1) to be read as that
+// integer: a JSON parser in JavaScript, as the vendor's, has no other kind
+// of number, and its schema's "integer" takes them. A fraction is left to
+// encoding/json to refuse.
+func (w *walker) number(n json.Number, t reflect.Type) {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || !strings.ContainsAny(string(n), ".eE") {
+		return
+	}
+	i, whole := Int(string(n))
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		whole = whole && i >= 0
+	default:
+		return
+	}
+	if whole {
+		end := w.dec.InputOffset()
+		w.edits = append(w.edits, edit{end - int64(len(n)), end, strconv.AppendInt(nil, i, 10)})
+	}
+}
+
+// Int reads the JSON number lit as an integer when its value is whole
+// (3, 3.0, 3e0, 30e-1) and within int64, as a JavaScript parser reads it:
+// as a float64 first.
+func Int(lit string) (int64, bool) {
+	if i, err := strconv.ParseInt(lit, 10, 64); err == nil {
+		return i, true
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
 // MaxAPIItems bounds the items at each array path of an API body read by
 // [Decode] (the messages of a conversation, the parts of its messages, a
 // filter's groups): far more than a client sends, and few enough that a
@@ -321,24 +390,28 @@ func (w *walker) dropMember(start, end int64, keptBefore bool) {
 			end = i + 1
 		}
 	}
-	w.drop = append(w.drop, [2]int64{start, end})
+	w.edits = append(w.edits, edit{start, end, nil})
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// without is the body with the dropped members left out (the body itself
-// when there are none, the usual case).
-func (w *walker) without() []byte {
-	if len(w.drop) == 0 {
+// edited is the body with the edits made: dropped members left out,
+// whole numbers rewritten (the body itself when there are none, the usual
+// case).
+func (w *walker) edited() []byte {
+	if len(w.edits) == 0 {
 		return w.data
 	}
 	out := make([]byte, 0, len(w.data))
 	at := int64(0)
-	for _, d := range w.drop {
-		if d[0] > at {
-			out = append(out, w.data[at:d[0]]...)
+	for _, e := range w.edits {
+		if e.start > at {
+			out = append(out, w.data[at:e.start]...)
 		}
-		at = max(at, d[1])
+		if e.start >= at {
+			out = append(out, e.with...)
+		}
+		at = max(at, e.end)
 	}
 	return append(out, w.data[at:]...)
 }

@@ -2,6 +2,8 @@ package staticexport
 
 import (
 	"hash/crc32"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +35,44 @@ func TestPadRefusesSizesPastTheBound(t *testing.T) {
 		if _, err := p.ReadAt(b, off); err != nil && off+100 <= MaxSize {
 			t.Errorf("ReadAt(%d): %v", off, err)
 		}
+	}
+}
+
+// The store forgets its oldest jobs past MaxJobs, or past MaxBytes of
+// pages, versions and the bundles built: without a bound, a client
+// looping on the start route (which has no rate limit) grew it for ever.
+func TestStoreKeepsABoundedNumberOfJobsAndBytes(t *testing.T) {
+	st := NewStore()
+	pages := make([]string, MaxPaths)
+	for i := range pages {
+		pages[i] = strings.Repeat("p", 90) + strconv.Itoa(i)
+	}
+	var jobs []*Job
+	for i := range MaxBytes / (MaxPaths * 90) {
+		j := &Job{ID: "se_" + strconv.Itoa(i), Org: "o", Domain: "docs.example.com", Pages: pages}
+		st.Add(j)
+		jobs = append(jobs, j)
+		if i < 3 {
+			st.Bundle(j) // counted once built
+			st.Bundle(j)
+		}
+	}
+	if st.Lookup(jobs[0].ID) != nil || st.Lookup(jobs[len(jobs)-1].ID) == nil {
+		t.Errorf("past MaxBytes: the first kept %v, the last %v; want the oldest forgotten", st.Lookup(jobs[0].ID) != nil, st.Lookup(jobs[len(jobs)-1].ID) != nil)
+	}
+	if st.bytes > MaxBytes {
+		t.Errorf("%d bytes kept, at most %d", st.bytes, MaxBytes)
+	}
+
+	st = NewStore()
+	for i := range MaxJobs + 1 {
+		st.Add(&Job{ID: "se_" + strconv.Itoa(i), Org: "o", Domain: "docs.example.com", Pages: DefaultPages})
+	}
+	if len(st.jobs) != MaxJobs || st.Lookup("se_0") != nil || st.Lookup("se_1") == nil {
+		t.Errorf("%d jobs kept; the first kept %v", len(st.jobs), st.Lookup("se_0") != nil)
+	}
+	st.Reset()
+	if len(st.jobs) != 0 || st.bytes != 0 || len(st.order) != 0 {
+		t.Errorf("after Reset: %d jobs, %d bytes, %d in order", len(st.jobs), st.bytes, len(st.order))
 	}
 }

@@ -50,6 +50,9 @@ type Job struct {
 
 	once   sync.Once
 	bundle []byte
+
+	cost          int  // what the store counts for it; under the store's lock
+	bundleCounted bool // its bundle is in cost
 }
 
 // View is a job as seen at one instant.

@@ -2,10 +2,23 @@ package staticexport
 
 import "sync"
 
+// Bounds of the jobs a store keeps. Starting an export has no rate limit,
+// so past MaxJobs jobs, or MaxBytes of their pages, versions and built
+// bundles, the oldest job is forgotten (its status and bundle routes then
+// answer 404, as do its links).
+const (
+	MaxJobs      = 1_000
+	MaxBytes     = 64 << 20
+	jobOverhead  = 512 // bytes a job costs besides its pages and bundle, for the count
+	pageOverhead = 16  // a page's string header
+)
+
 // Store keeps the export jobs of one server. It is safe for concurrent use.
 type Store struct {
-	mu   sync.RWMutex
-	jobs map[string]*Job
+	mu    sync.RWMutex
+	jobs  map[string]*Job
+	order []*Job // oldest first
+	bytes int    // what the kept jobs cost, as size counts it
 }
 
 // NewStore returns an empty store.
@@ -15,14 +28,47 @@ func NewStore() *Store { return &Store{jobs: map[string]*Job{}} }
 func (st *Store) Reset() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.jobs = map[string]*Job{}
+	st.jobs, st.order, st.bytes = map[string]*Job{}, nil, 0
 }
 
-// Add stores j.
+// Add stores j, and forgets the oldest jobs past the bounds.
 func (st *Store) Add(j *Job) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	j.cost = jobOverhead + len(j.ID) + len(j.Org) + len(j.Domain) + len(j.Version)
+	for _, p := range j.Pages {
+		j.cost += pageOverhead + len(p)
+	}
 	st.jobs[j.ID] = j
+	st.order = append(st.order, j)
+	st.bytes += j.cost
+	st.trim()
+}
+
+// Bundle is j's bundle (see Job.Bundle); the store counts its bytes once
+// it is built, and forgets the oldest jobs past the bounds.
+func (st *Store) Bundle(j *Job) []byte {
+	b := j.Bundle()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !j.bundleCounted && st.jobs[j.ID] == j {
+		j.bundleCounted = true
+		j.cost += len(b)
+		st.bytes += len(b)
+		st.trim()
+	}
+	return b
+}
+
+// trim forgets the oldest jobs until the bounds hold.
+func (st *Store) trim() {
+	for len(st.order) > 0 && (len(st.order) > MaxJobs || st.bytes > MaxBytes) {
+		old := st.order[0]
+		st.order[0] = nil
+		st.order = st.order[1:]
+		delete(st.jobs, old.ID)
+		st.bytes -= old.cost
+	}
 }
 
 // Get returns the job of org with the ID, or nil: another organization's
