@@ -186,9 +186,11 @@ func WithProxyIdentity(f func(*http.Request) (ProxyIdentity, error)) ProxyOption
 	return func(c *proxyConfig) { c.identity = f }
 }
 
-// WithProxyRateLimit sets the in-process limit: n requests per client in
-// any window of per (default 20 a minute), as a steady rate with a burst
-// of n. Beyond it the proxy answers 429 with Retry-After. n 0 turns the
+// WithProxyRateLimit sets the in-process limit: a steady rate of n
+// requests per client every per (default 20 a minute, one every 3 s), with
+// a burst of up to n, so that one window of per may see up to 2n-1 (a
+// burst, then the steady rate). Beyond it the proxy answers 429 with
+// Retry-After. n 0 turns the
 // proxy's own limit off (a gateway in front limits, say). A backend of
 // several replicas needs one limit for all: see [WithProxyLimiter].
 func WithProxyRateLimit(n int, per time.Duration) ProxyOption {
