@@ -66,7 +66,9 @@ object: text, sources, threadId, threadKey, finishReason.
 The answer is the server's text: on a terminal and in a CI log, its
 control characters are shown escaped and no line of it can start a GitHub
 Actions workflow command. In GitHub Actions, the thread's ID is written
-as the step output thread_id (never its key).
+as the step output thread_id (never its key); with --json, the key is in
+the JSON for a later step (jq -r .threadKey) and masked in the log first,
+or left out when it is not one token of at least 16 characters.
 
 ` + assistantCredentials,
 		Example: `  mintctl ask "How do I authenticate?"
@@ -136,7 +138,7 @@ func (a *app) printAnswer(s *mintlify.MessageStream, asJSON, newThread bool) err
 		if a.actions && ans.ThreadKey != "" {
 			// The key is for a later step (jq -r .threadKey), not for the
 			// log: the runner masks it. One it could not mask is left out.
-			if !isPlain(ans.ThreadKey) || strings.ContainsAny(ans.ThreadKey, " \t") {
+			if !maskable(ans.ThreadKey) {
 				ans.ThreadKey = ""
 			} else {
 				fmt.Fprintln(a.stderr, workflowCommand("add-mask", "", ans.ThreadKey))
@@ -380,4 +382,15 @@ protected, is not found (exit 1). --json prints {"path", "content"}.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print the page as one JSON object, {"path", "content"}`)
 	return cmd
+}
+
+// minMaskedKey is the shortest thread key mintctl has the runner mask: a
+// key is a random token (the mock's are 32 characters), and masking a
+// short one would let a server blank any common word in the log.
+const minMaskedKey = 16
+
+// maskable reports whether the runner can mask key as one token: plain
+// text without spaces, and long enough to be a secret rather than a word.
+func maskable(key string) bool {
+	return len(key) >= minMaskedKey && isPlain(key) && !strings.ContainsAny(key, " \t")
 }

@@ -324,3 +324,22 @@ func FuzzStreamText(f *testing.F) {
 		checkNoControl(t, "streamed", got)
 	})
 }
+
+// TestOnlyATokenIsMasked: a thread key the runner is asked to mask is one
+// token of at least 16 characters; a short one (a server masking "the" to
+// blank the log), or one with spaces or controls, is left out instead.
+func TestOnlyATokenIsMasked(t *testing.T) {
+	t.Parallel()
+	for key, want := range map[string]bool{
+		"secret-thread-key-0123":            true,
+		"0123456789abcdef0123456789abcdef":  true,
+		"the":                               false,
+		"deployment":                        false,
+		"secret thread key 0123":            false,
+		"secret-thread-key\n0123":           false,
+		"secret-thread-key\x1b[31m0123":     false,
+		"secret-thread-key-0123 ##[error]x": false,
+	} {
+		assert.Equal(t, want, maskable(key), "%q", key)
+	}
+}
