@@ -120,9 +120,9 @@ var proxyRelayedHeaders = []string{
 // Upstream calls go through the AssistantClient's request path: its key,
 // its retries (a message is never sent twice: it spends credits), its
 // redaction (no copy of the key reaches the browser, even one upstream
-// echoes, split across text-delta chunks or not) and its observers. The proxy holds no state of its own beyond
-// the in-process limiter, which [WithProxyLimiter] replaces with a shared
-// one.
+// echoes, split across text-delta chunks or not) and its observers. The
+// proxy holds no state of its own beyond the in-process limiter, which
+// [WithProxyLimiter] replaces with a shared one.
 type AssistantProxy struct {
 	client   *AssistantClient
 	origins  map[string]bool // allowed origins, normalized; nil: the request's own host
