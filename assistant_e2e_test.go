@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 
 	mintlify "github.com/docsagent/mintlify-go"
 	"github.com/docsagent/mintlify-go/internal/mockcmd"
+	"github.com/docsagent/mintlify-go/internal/syncbuf"
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
@@ -120,7 +120,7 @@ func TestE2EAssistant(t *testing.T) {
 func TestE2EAssistantOnTheStandaloneMock(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() {
 		done <- mockcmd.Run(ctx, []string{"-addr", "127.0.0.1:0", "-quiet", "-stream-delay", "1ms",
@@ -144,22 +144,4 @@ func TestE2EAssistantOnTheStandaloneMock(t *testing.T) {
 	}, 10*time.Second, 10*time.Millisecond, "banner: %s", &out)
 	a := assistantAt(t, base, "mint_dsc_standalone_e2e_key", "docs.acme.test")
 	assistantE2E(t, a, "docs.acme.test")
-}
-
-// lockedBuffer is a writer read while another goroutine writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/syncbuf"
 )
 
 // TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject: {} / null /
@@ -375,7 +376,7 @@ func TestEveryMethodEndsAStall(t *testing.T) {
 
 // echoClient is a client with key whose every answer comes from answer,
 // logging at debug level to logs and recording what the observer sees.
-func echoClient(t *testing.T, key string, answer func(*http.Request) (*http.Response, error), logs *syncBuffer, seen *[]string) *mintlify.Client {
+func echoClient(t *testing.T, key string, answer func(*http.Request) (*http.Response, error), logs *syncbuf.Buffer, seen *[]string) *mintlify.Client {
 	t.Helper()
 	var mu sync.Mutex
 	c, _ := answering(t, answer, mintlify.WithAPIKey(key), mintlify.WithMaxRetries(1),
@@ -436,7 +437,7 @@ func TestEveryMethodHidesAnEchoedKey(t *testing.T) {
 					if m.hasMore && pathName(leaf) == "nextCursor" {
 						body = withKey(t, body, "hasMore", "true")
 					}
-					var logs syncBuffer
+					var logs syncbuf.Buffer
 					var seen []string
 					c := echoClient(t, echoKey, respond(m.status, body,
 						"X-Request-Id", echo, "X-Echo", echo, "Retry-After", echo, "Www-Authenticate", echo), &logs, &seen)
@@ -482,7 +483,7 @@ func TestEveryMethodHidesAKeyEchoedInAnErrorAnswer(t *testing.T) {
 			for kind, a := range answers {
 				t.Run(m.name+"/"+form+"/"+kind, func(t *testing.T) {
 					t.Parallel()
-					var logs syncBuffer
+					var logs syncbuf.Buffer
 					var seen []string
 					c := echoClient(t, echoKey, respond(a.status, a.body, "X-Request-Id", echo, "Proxy-Authenticate", echo, "Retry-After", "86400"), &logs, &seen)
 					ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)

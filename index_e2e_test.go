@@ -22,6 +22,7 @@ import (
 
 	mintlify "github.com/docsagent/mintlify-go"
 	"github.com/docsagent/mintlify-go/internal/mockcmd"
+	"github.com/docsagent/mintlify-go/internal/syncbuf"
 )
 
 // indexStandalone runs the mock program with args (on 127.0.0.1, quiet)
@@ -30,7 +31,7 @@ import (
 func indexStandalone(t *testing.T, args ...string) (key, base string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() {
 		done <- mockcmd.Run(ctx, append([]string{"-addr", "127.0.0.1:0", "-quiet"}, args...), &stdout, &stderr)

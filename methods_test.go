@@ -759,24 +759,6 @@ func (r *recorder) queries() []string {
 	return out
 }
 
-// syncBuffer is a log sink safe for the transport's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // keyEchoes are the shapes in which a proxy echoes a key.
 func keyEchoes(key string) map[string]string {
 	j, _ := json.Marshal(key)

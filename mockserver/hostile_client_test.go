@@ -2,7 +2,6 @@ package mockserver_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/docsagent/mintlify-go/internal/syncbuf"
 	"github.com/docsagent/mintlify-go/mockserver"
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
@@ -218,7 +218,7 @@ func TestErrorsEchoAtMostAFewBytesOfTheRequest(t *testing.T) {
 // the journal (path, query, method, header scheme) and in the log.
 func TestAKeyInOddPlacesIsNeverEchoed(t *testing.T) {
 	t.Parallel()
-	logs := &syncWriter{}
+	logs := &syncbuf.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	h := setup(t, mockserver.WithLogger(logger), mockserver.WithoutRateLimits())
 	key, p := h.s.APIKey(), h.s.ProjectID()
@@ -327,25 +327,6 @@ func TestStorageHostClosesStalledAndIdleConnections(t *testing.T) {
 		assert.NoError(t, err, "%s: the server hung up before our 5 s deadline", name)
 		assert.Less(t, time.Since(start), 3*time.Second, name)
 	}
-}
-
-// syncWriter lets a logger write from the server's goroutines while the
-// test reads.
-type syncWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncWriter) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // The storage host's Range answers, edge by edge, against the whole

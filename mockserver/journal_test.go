@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"log/slog"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/docsagent/mintlify-go/internal/syncbuf"
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
@@ -61,27 +61,9 @@ func TestJournalIsBounded(t *testing.T) {
 	assert.Equal(t, []string{"/3", "/4", "/5"}, paths, "oldest dropped first")
 }
 
-// lockedBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func TestLoggerWritesOneLinePerRequestWithKeyRedacted(t *testing.T) {
 	t.Parallel()
-	var buf lockedBuffer
+	var buf syncbuf.Buffer
 	h := setup(t, mockserver.WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
 	h.createJob("x")
 	h.do("GET", h.visitorsPath("limit=2"), "")

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/syncbuf"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -62,7 +63,7 @@ func TestStepOutputs(t *testing.T) {
 // the status, the elapsed time and the request count.
 func TestTerminalProgress(t *testing.T) {
 	t.Parallel()
-	var buf syncBuffer
+	var buf syncbuf.Buffer
 	a := &app{stderr: &buf, term: true}
 	sp := a.newSpinner("job job_1")
 	sp.update("active")
@@ -95,36 +96,6 @@ func TestTerminalProgress(t *testing.T) {
 	bar.addRequests(1)
 	bar.done()
 	assert.Empty(t, buf.String())
-}
-
-type syncBuffer struct {
-	mu  chan struct{}
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) lock() {
-	if b.mu == nil {
-		b.mu = make(chan struct{}, 1)
-	}
-	b.mu <- struct{}{}
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.lock()
-	defer func() { <-b.mu }()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.lock()
-	defer func() { <-b.mu }()
-	return b.buf.String()
-}
-
-func (b *syncBuffer) Reset() {
-	b.lock()
-	defer func() { <-b.mu }()
-	b.buf.Reset()
 }
 
 func TestShellJoinQuotes(t *testing.T) {

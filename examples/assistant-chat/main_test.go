@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/syncbuf"
 )
 
 // onMock unsets MINTLIFY_ASSISTANT_API_KEY for the test and serves the
@@ -177,7 +177,7 @@ func TestServesUntilCancelled(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	var log syncWriter
+	var log syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, addr, &log) }()
 	require.Eventually(t, func() bool { return strings.Contains(log.String(), "chat at http://"+addr) }, 10*time.Second, 10*time.Millisecond)
@@ -211,21 +211,4 @@ func TestArguments(t *testing.T) {
 	assert.Equal(t, "127.0.0.1:9999", addr)
 	_, err = parse([]string{"extra"}, &bytes.Buffer{})
 	assert.ErrorContains(t, err, "unexpected arguments")
-}
-
-type syncWriter struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
 }

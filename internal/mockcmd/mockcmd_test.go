@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsagent/mintlify-go/internal/syncbuf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -21,27 +22,10 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // standalone is Run serving in the background, as a user starts it.
 type standalone struct {
 	url            string
-	stdout, stderr syncBuffer
+	stdout, stderr syncbuf.Buffer
 	hc             *http.Client
 	stopOnce       sync.Once
 	cancel         context.CancelFunc
