@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -409,14 +407,9 @@ func checkActionsStep(t *testing.T, h *hostileAPI, mode string, tc actionsCase) 
 		mintlify.EnvAPIKey: "mint_actions0123456789", mintlify.EnvProjectID: "p1", mintlify.EnvBaseURL: h.url,
 		"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": outputs, "GITHUB_STEP_SUMMARY": summary,
 	}
-	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	var stdout, stderr bytes.Buffer // pipes, not files
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	// Short retry waits: the SDK retries a GET whose answer it finds
 	// malformed, and it may find the hostile IDs so.
-	args := append([]string{"--max-retry-wait", "20ms"}, tc.args...)
-	code := run(ctx, args, strings.NewReader(""), &stdout, &stderr, lookup)
-	cancel()
+	stdout, stderr, code := runEnv(t, env, append([]string{"--max-retry-wait", "20ms"}, tc.args...)...)
 	what := fmt.Sprintf("%s: mintctl %q", mode, tc.args)
 
 	want, ok := tc.code[mode]

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -175,11 +174,7 @@ func TestAssistantCommandsAsActionsSteps(t *testing.T) {
 			mintlify.EnvAssistantBaseURL: hostileAssistant(t, tt.mode),
 			"GITHUB_ACTIONS":             "true", "GITHUB_OUTPUT": outputs, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		}
-		lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-		var stdout, stderr bytes.Buffer
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		code := run(ctx, append([]string{"--max-retry-wait", "20ms"}, tt.args...), strings.NewReader(""), &stdout, &stderr, lookup)
-		cancel()
+		stdout, stderr, code := runEnv(t, env, append([]string{"--max-retry-wait", "20ms"}, tt.args...)...)
 		assert.Equal(t, tt.code, code, "%s\nstderr: %s", what, stderr.String())
 		checkRunnerLog(t, what+" stdout", stdout.String())
 		// --json's threadKey is for a later step: mintctl has the runner
@@ -260,9 +255,7 @@ func TestAssistantCredentials(t *testing.T) {
 		{map[string]string{mintlify.EnvAssistantAPIKey: "mint_dsc_k0123456789", mintlify.EnvDomain: "docs.example.com"}, []string{"ask"}, "QUESTION"},
 	} {
 		tt.env[mintlify.EnvAssistantBaseURL] = srv.URL
-		lookup := func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }
-		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr, lookup)
+		_, stderr, code := runEnv(t, tt.env, tt.args...)
 		assert.Equal(t, exitUsage, code, "%q: %s", tt.args, stderr.String())
 		assert.Contains(t, stderr.String(), tt.want, "%q", tt.args)
 		assert.NotContains(t, stderr.String(), "k0123456789", "%q: no key in the message", tt.args)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -188,11 +187,7 @@ func runMintctl(t *testing.T, srv *mockserver.Server, args ...string) (stdout, s
 		mintlify.EnvProjectID: srv.ProjectID(),
 		mintlify.EnvBaseURL:   srv.URL(),
 	}
-	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	code = run(ctx, args, strings.NewReader(""), &out, &errb, lookup)
+	out, errb, code := runEnv(t, env, args...)
 	return out.String(), errb.String(), code
 }
 

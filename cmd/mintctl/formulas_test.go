@@ -50,12 +50,21 @@ func runAgainstEnv(t *testing.T, url string, more map[string]string, args ...str
 	for k, v := range more {
 		env[k] = v
 	}
-	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	var stdout, stderr bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	code := run(ctx, args, strings.NewReader(""), &stdout, &stderr, lookup)
+	stdout, stderr, code := runEnv(t, env, args...)
 	return stdout.String(), stderr.String(), code
+}
+
+// runEnv runs mintctl with args and exactly env as its environment, stdin
+// empty and stdout and stderr pipes (buffers, not files), for at most a
+// minute.
+func runEnv(t *testing.T, env map[string]string, args ...string) (stdout, stderr *bytes.Buffer, code int) {
+	t.Helper()
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	code = run(ctx, args, strings.NewReader(""), stdout, stderr, lookup)
+	return stdout, stderr, code
 }
 
 // By default a CSV holds the API's values byte for byte (a warehouse load

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -128,11 +126,7 @@ func TestIndexCommandsAsAnActionsStep(t *testing.T) {
 			t.Parallel()
 			env := map[string]string{mintlify.EnvIndexAPIKey: "mint_us_actions0123456789", mintlify.EnvIndexBaseURL: hostileIndex(t, tc.mode),
 				"GITHUB_ACTIONS": "true"}
-			lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-			var stdout, stderr bytes.Buffer
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			code := run(ctx, append([]string{"--max-retry-wait", "20ms"}, tc.args...), strings.NewReader(""), &stdout, &stderr, lookup)
+			stdout, stderr, code := runEnv(t, env, append([]string{"--max-retry-wait", "20ms"}, tc.args...)...)
 			what := fmt.Sprintf("%s: mintctl %q", tc.mode, tc.args)
 			require.Equal(t, tc.code, code, "%s\nstdout: %s\nstderr: %s", what, stdout.String(), stderr.String())
 			checkRunnerLog(t, what+" stdout", stdout.String())
@@ -169,9 +163,7 @@ func TestIndexCredentialsFromTheEnvironmentOnly(t *testing.T) {
 		{mintlify.EnvIndexBaseURL: srv.URL, mintlify.EnvIndexAPIKey: "mint_dsc_assistant0123456789"},
 	} {
 		for _, args := range [][]string{{"index", "search", "q"}, {"index", "context", "q"}, {"index", "contents", "a:/b"}} {
-			lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr, lookup)
+			stdout, stderr, code := runEnv(t, env, args...)
 			assert.Equal(t, exitUsage, code, "%v %v: %s", env, args, stderr.String())
 			assert.Contains(t, stderr.String(), "mint_us_", "%v: says which key to set", env)
 			assert.Empty(t, stdout.String())

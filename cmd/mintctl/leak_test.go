@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,11 +91,7 @@ func TestEchoedKeyIsNeverShown(t *testing.T) {
 			mintlify.EnvAPIKey: echoKey, mintlify.EnvProjectID: "p1", mintlify.EnvBaseURL: srv.URL,
 			"GITHUB_OUTPUT": outputs, "GITHUB_STEP_SUMMARY": summary,
 		}
-		lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-		var stdout, stderr bytes.Buffer
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		code := run(ctx, args, strings.NewReader(""), &stdout, &stderr, lookup)
-		cancel()
+		stdout, stderr, code := runEnv(t, env, args...)
 		written, _ := os.ReadFile(outputs)
 		t.Logf("%v: exit %d\n%s%s%s", args, code, stdout.String(), stderr.String(), written)
 		assert.NotContains(t, stdout.String(), echoKey[:12], "%v: stdout", args)
