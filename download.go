@@ -208,10 +208,7 @@ func (d *download) attempt() error {
 		return fmt.Errorf("requesting the bundle link: %w", redactLink(err, d.link))
 	}
 	defer resp.Body.Close()
-	// Closing the body unblocks a read stalled on a transport that ignores
-	// the context.
-	stop := context.AfterFunc(d.ctx, func() { resp.Body.Close() })
-	defer stop()
+	defer closeOnDone(d.ctx, resp.Body)()
 
 	switch {
 	case resp.StatusCode == http.StatusOK && resuming:

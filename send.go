@@ -439,10 +439,7 @@ func pollBuffer() *answerBuffer { return new(answerBuffer) }
 // The body is read whole into buf first, and decoded from there: a decoder
 // reading the network itself grows its own buffer to twice the bound.
 func readSuccess(ctx context.Context, resp *http.Response, out any, buf *answerBuffer) error {
-	if ctx.Done() != nil { // a context that can end: the body ends with it
-		stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
-		defer stop()
-	}
+	defer closeOnDone(ctx, resp.Body)()
 	var err error
 	if out == nil {
 		// Nothing to decode: to EOF, so the connection is reused.
@@ -467,6 +464,17 @@ func readSuccess(ctx context.Context, resp *http.Response, out any, buf *answerB
 		return &bodyError{status: resp.StatusCode, err: err}
 	}
 	return nil
+}
+
+// closeOnDone closes body when ctx ends, which unblocks a read stalled on
+// a transport that ignores the context, until the returned stop is called.
+// A context that cannot end (context.Background()) needs no watch, whose
+// two allocations are a tenth of a fast call's.
+func closeOnDone(ctx context.Context, body io.Closer) (stop func() bool) {
+	if ctx.Done() == nil {
+		return func() bool { return false }
+	}
+	return context.AfterFunc(ctx, func() { body.Close() })
 }
 
 // readBody reads a body whole into buf's memory, at most maxResponseBody
@@ -621,8 +629,7 @@ func (c *Client) apiError(ctx context.Context, r request, resp *http.Response) e
 		resp.Body.Close()
 		apiErr = newAPIError(resp, bytes.NewReader(nil), c.scrub)
 	} else {
-		stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
-		defer stop()
+		defer closeOnDone(ctx, resp.Body)()
 		apiErr = newAPIError(resp, resp.Body, c.scrub)
 	}
 	apiErr.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
