@@ -145,3 +145,8 @@ func isRegularFile(w io.Writer) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode().IsRegular()
 }
+
+// stdoutIsLog reports whether stdout reaches the log of a GitHub Actions
+// step (it is not a file), where the runner reads every line for
+// workflow commands: what the server wrote may go there only escaped.
+func (a *app) stdoutIsLog() bool { return a.actions && !isRegularFile(a.rawStdout) }

@@ -393,7 +393,7 @@ func (a *app) export(cmd *cobra.Command, r analyticsRoute, f *exportFlags) error
 		return err
 	}
 	toFile := f.output != "" && f.output != "-"
-	if format == "csv" && !toFile && a.actions && !isRegularFile(a.rawStdout) {
+	if format == "csv" && !toFile && a.stdoutIsLog() {
 		// CSV cells hold the API's text unaltered, and the runner reads
 		// every line of the log for workflow commands.
 		return usageErrorf("--format csv to the log of a GitHub Actions step would let visitors' text run as workflow commands: write it to a file with --output FILE, or print --format jsonl (its text is escaped)")

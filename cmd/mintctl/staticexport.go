@@ -237,7 +237,7 @@ func exportOutputs(e *mintlify.StaticExport, got *downloaded) []output {
 // bytes reach stdout unaltered, and the runner reads every line of the
 // log for workflow commands.
 func (a *app) bundleToLog(outFile string) error {
-	if outFile == "-" && a.actions && !isRegularFile(a.rawStdout) {
+	if outFile == "-" && a.stdoutIsLog() {
 		return usageErrorf("--output - to the log of a GitHub Actions step would let the storage host's bytes run as workflow commands: write the bundle to a file with --output FILE")
 	}
 	return nil
