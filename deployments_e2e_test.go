@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -42,6 +43,19 @@ func ciStart(t *testing.T, opts ...mockserver.Option) *ciEnv {
 // tick moves the mock's clock a minute after each read of a poll.
 func ciTick[T any](env *ciEnv) mintlify.PollOption {
 	return mintlify.WithPollObserver(func(*T) { env.clock.Advance(time.Minute) })
+}
+
+// completedBundle starts a static export, polls it to its end and
+// returns its bundle link.
+func (env *ciEnv) completedBundle(ctx context.Context, t *testing.T) *mintlify.StaticExportBundle {
+	t.Helper()
+	started, err := env.c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "docs.acme.com"})
+	require.NoError(t, err)
+	_, err = env.c.PollStaticExport(ctx, started.ID, fastPoll, ciTick[mintlify.StaticExport](env))
+	require.NoError(t, err)
+	bundle, err := env.c.BundleStaticExport(ctx, started.ID)
+	require.NoError(t, err)
+	return bundle
 }
 
 // control calls one of the mock's control routes and decodes its answer
@@ -194,14 +208,9 @@ func TestE2EStaticExportDownloadResumesTheSameObject(t *testing.T) {
 	t.Parallel()
 	env := ciStart(t)
 	ctx := testContext(t)
-	started, err := env.c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "docs.acme.com"})
-	require.NoError(t, err)
-	_, err = env.c.PollStaticExport(ctx, started.ID, fastPoll, ciTick[mintlify.StaticExport](env))
-	require.NoError(t, err)
-	bundle, err := env.c.BundleStaticExport(ctx, started.ID)
-	require.NoError(t, err)
+	bundle := env.completedBundle(ctx, t)
 	var whole bytes.Buffer
-	_, err = env.c.DownloadStaticExport(ctx, bundle, &whole)
+	_, err := env.c.DownloadStaticExport(ctx, bundle, &whole)
 	require.NoError(t, err)
 
 	env.mock.InjectFault(mockserver.FaultRule{Route: mockserver.RouteBundleDownload, Fault: mockserver.Fault{Kind: mockserver.FaultTruncate}, Times: 1})
@@ -341,12 +350,7 @@ func TestE2EStaticExportRefusedLinks(t *testing.T) {
 	t.Parallel()
 	env := ciStart(t)
 	ctx := testContext(t)
-	started, err := env.c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "docs.acme.com"})
-	require.NoError(t, err)
-	_, err = env.c.PollStaticExport(ctx, started.ID, fastPoll, ciTick[mintlify.StaticExport](env))
-	require.NoError(t, err)
-	bundle, err := env.c.BundleStaticExport(ctx, started.ID)
-	require.NoError(t, err)
+	bundle := env.completedBundle(ctx, t)
 	u, err := url.Parse(bundle.URL)
 	require.NoError(t, err)
 	secrets := []string{bundle.URL, u.RawQuery}
