@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -841,19 +840,5 @@ func TestAssistantAndIndexAtOnceWithResets(t *testing.T) {
 			}
 		},
 	}
-	var wg sync.WaitGroup
-	for _, work := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 8 {
-				work(i)
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
-	}
+	atOnce(t, 8, workers, errs)
 }

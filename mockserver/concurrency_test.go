@@ -13,6 +13,27 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
+// atOnce runs every worker rounds times (its round number its argument),
+// all workers at once, then reports each failure they sent to errs.
+func atOnce(t *testing.T, rounds int, workers []func(int), errs chan string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for _, work := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range rounds {
+				work(i)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
 // Run with -race: every kind of request at once, from several goroutines.
 func TestConcurrentUse(t *testing.T) {
 	t.Parallel()

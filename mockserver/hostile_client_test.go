@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -466,7 +465,6 @@ func TestEveryRouteAtOnceWithResets(t *testing.T) {
 	h := setup(t, mockserver.WithoutRateLimits(), mockserver.WithJobDuration(time.Millisecond), mockserver.WithSeed(3000))
 	p := h.s.ProjectID()
 	win := "dateFrom=2025-01-01&dateTo=2030-01-01"
-	var wg sync.WaitGroup
 	errs := make(chan string, 1000)
 	do := func(method, path, body string) []byte {
 		req, err := http.NewRequest(method, h.s.URL()+path, strings.NewReader(body))
@@ -573,20 +571,7 @@ func TestEveryRouteAtOnceWithResets(t *testing.T) {
 			do("DELETE", "/_mock/faults", "")
 		},
 	}
-	for _, work := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 6 {
-				work(i)
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
-	}
+	atOnce(t, 6, workers, errs)
 }
 
 // Odd but valid requests get answers of the route's schema; refused ones
