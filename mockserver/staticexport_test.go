@@ -189,6 +189,22 @@ func TestStorageHostRefusesCredentialsAndBadLinks(t *testing.T) {
 	assert.Contains(t, r.apiError(t).Details[0].Message, "expired")
 }
 
+// WithBundleLinkTTL sets how long a link lives: its expiresAt, and the
+// storage host's answer a moment before and at that time.
+func TestBundleLinkTTL(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock), mockserver.WithJobDuration(0), mockserver.WithBundleLinkTTL(5*time.Minute))
+	b := h.bundle(h.startExport(`{"domain":"docs.example.com","paths":["index"]}`).JobID)
+	expires, err := time.Parse(time.RFC3339, b.ExpiresAt)
+	require.NoError(t, err)
+	assert.Equal(t, epoch.Add(5*time.Minute), expires)
+	clock.Advance(5*time.Minute - time.Second)
+	assert.Equal(t, http.StatusOK, download(t, b.BundleURL).Status, "still valid")
+	clock.Advance(time.Second)
+	assert.Equal(t, http.StatusForbidden, download(t, b.BundleURL).Status, "expired")
+}
+
 func TestPaddedBundleIsStreamedAtTheAskedSize(t *testing.T) {
 	t.Parallel()
 	const size = 3<<20 + 12345
