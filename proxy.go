@@ -102,7 +102,9 @@ var proxyRelayedHeaders = []string{
 // headers.
 //
 // The answer is streamed back as it arrives, one frame at a time (the
-// proxy never holds more than one), with its Content-Type, Cache-Control,
+// proxy never holds more than one, and of a text part's last delta at
+// most a tail shorter than the key, until the next shows it is not the
+// key's start), with its Content-Type, Cache-Control,
 // the AI SDK protocol headers and X-Thread-Id / X-Thread-Key, never
 // Set-Cookie. Upstream's failures reveal nothing of its text: a 401, 403
 // or 5xx is 502, a 400 is 400, a 404 (an unknown thread, or a wrong key)
@@ -676,7 +678,8 @@ func (p *AssistantProxy) upstreamFailed(w http.ResponseWriter, r *http.Request, 
 }
 
 // relay streams the answer to the browser frame by frame, flushing each
-// as it arrives: one frame is held at a time, whatever the answer's size.
+// as it arrives: one frame is held at a time, whatever the answer's size,
+// and of a text part at most a tail shorter than the key (proxyText).
 func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *http.Response) {
 	defer resp.Body.Close()
 	h := w.Header()
