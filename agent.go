@@ -96,6 +96,8 @@ func (w *wireJob) check() error {
 	return checkID("job id", w.ID)
 }
 
+func (w *wireJob) about() string { return w.ID }
+
 func (w *wireJob) job() Job {
 	j := Job{ID: w.ID, Status: w.Status, Source: w.Source.source(), Model: w.Model, PRLink: w.PRLink.s, CreatedAt: w.CreatedAt.t}
 	if t := w.ArchivedAt.t; !t.IsZero() {
@@ -183,12 +185,9 @@ func (c *Client) postPrompt(ctx context.Context, r request, prompt, jobID string
 // job the answer must be about: another is a confused proxy or cache,
 // which the caller must not act on.
 func (c *Client) sendJob(ctx context.Context, r request, jobID string) (*Job, error) {
-	w, err := send[wireJob](ctx, c, r)
+	w, err := sendAbout[wireJob](ctx, c, r, "job", jobID)
 	if err != nil {
 		return nil, err
-	}
-	if jobID != "" && w.ID != jobID {
-		return nil, c.malformed(r, "the answer is about job %q, not %q", w.ID, jobID)
 	}
 	job := w.job()
 	return &job, nil

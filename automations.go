@@ -24,6 +24,8 @@ type wireAutomationRun struct {
 	JobID      string `json:"jobId"`
 }
 
+func (w *wireAutomationRun) about() string { return w.SchemaID }
+
 func (w *wireAutomationRun) check() error {
 	if w.InstanceID == "" {
 		return errors.New("automation run without an instanceId")
@@ -52,14 +54,11 @@ func (c *Client) TriggerAutomation(ctx context.Context, automationID string) (*A
 		path:   "/v1/workflow/{projectId}/" + url.PathEscape(automationID) + "/trigger",
 		want:   http.StatusAccepted,
 	}
-	w, err := send[wireAutomationRun](ctx, c, r)
-	if err != nil {
-		return nil, err
-	}
 	// A run of another automation is not the one asked for; something ran,
 	// so the outcome is unknown.
-	if w.SchemaID != "" && w.SchemaID != automationID {
-		return nil, c.malformed(r, "asked to run automation %q, the answer is about %s", automationID, answerText(w.SchemaID))
+	w, err := sendAbout[wireAutomationRun](ctx, c, r, "a run of automation", automationID)
+	if err != nil {
+		return nil, err
 	}
 	return &AutomationRun{AutomationID: w.SchemaID, RunID: w.InstanceID, JobID: w.JobID}, nil
 }

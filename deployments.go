@@ -142,6 +142,8 @@ func (w *wireDeployment) check() error {
 	return checkID("deployment _id", w.ID)
 }
 
+func (w *wireDeployment) about() string { return w.ID }
+
 func (w *wireDeployment) deployment() Deployment {
 	d := Deployment{
 		ID: w.ID, ProjectID: w.ProjectID, Status: w.Status, Source: w.Source, Summary: w.Summary,
@@ -267,12 +269,9 @@ func (c *Client) getDeployment(ctx context.Context, statusID string, buf *answer
 		return nil, err
 	}
 	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), polling: buf != nil, buf: buf}
-	w, err := send[wireDeployment](ctx, c, r)
+	w, err := sendAbout[wireDeployment](ctx, c, r, "deployment", statusID)
 	if err != nil {
 		return nil, err
-	}
-	if w.ID != statusID {
-		return nil, c.malformed(r, "asked for deployment %q, the answer is about %s", statusID, answerText(w.ID))
 	}
 	d := w.deployment()
 	return &d, nil

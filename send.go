@@ -102,6 +102,26 @@ func send[T any](ctx context.Context, c *Client, r request) (*T, error) {
 	return out, nil
 }
 
+// sendAbout is send for an answer that names the thing it is about (its
+// about method). id is the thing asked for: an answer about another is a
+// confused proxy or cache, which the caller must not act on. An empty id
+// (a create) or an empty name (a field the answer may leave out; check
+// refuses it where it is required) is not compared. what names the thing
+// in the error.
+func sendAbout[W any, PW interface {
+	*W
+	about() string
+}](ctx context.Context, c *Client, r request, what, id string) (*W, error) {
+	w, err := send[W](ctx, c, r)
+	if err != nil {
+		return nil, err
+	}
+	if got := PW(w).about(); id != "" && got != "" && got != id {
+		return nil, c.malformed(r, "asked for %s %q, the answer is about %s", what, id, answerText(got))
+	}
+	return w, nil
+}
+
 var jsonMediaType = []string{"application/json"}
 
 // do is the one request path: build, send with retries by method, hand a

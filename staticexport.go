@@ -113,6 +113,8 @@ func (w *wireStaticExport) check() error {
 	return checkID("static export jobId", w.JobID)
 }
 
+func (w *wireStaticExport) about() string { return w.JobID }
+
 func (w *wireStaticExport) export() StaticExport {
 	return StaticExport{
 		ID: w.JobID, Status: w.Status, Progress: w.Progress, PageCount: w.PageCount,
@@ -165,6 +167,8 @@ type wireBundle struct {
 	SizeBytes jsonCount  `json:"sizeBytes"`
 	ExpiresAt dateTime   `json:"expiresAt"`
 }
+
+func (w *wireBundle) about() string { return w.JobID }
 
 func (w *wireBundle) bundle() StaticExportBundle {
 	return StaticExportBundle{JobID: w.JobID, URL: w.BundleURL.s, SizeBytes: int64(w.SizeBytes.n), ExpiresAt: w.ExpiresAt.t}
@@ -250,12 +254,9 @@ func (c *Client) getStaticExport(ctx context.Context, jobID string, buf *answerB
 		return nil, err
 	}
 	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), polling: buf != nil, buf: buf}
-	w, err := send[wireStaticExport](ctx, c, r)
+	w, err := sendAbout[wireStaticExport](ctx, c, r, "static export", jobID)
 	if err != nil {
 		return nil, err
-	}
-	if w.JobID != jobID {
-		return nil, c.malformed(r, "asked for static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
 	e := w.export()
 	return &e, nil
@@ -286,12 +287,9 @@ func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticE
 		path:       "/v1/static-export/jobs/" + url.PathEscape(jobID) + "/bundle",
 		idempotent: true,
 	}
-	w, err := send[wireBundle](ctx, c, r)
+	w, err := sendAbout[wireBundle](ctx, c, r, "the bundle of static export", jobID)
 	if err != nil {
 		return nil, err
-	}
-	if w.JobID != "" && w.JobID != jobID {
-		return nil, c.malformed(r, "asked for the bundle of static export %q, the answer is about %s", jobID, answerText(w.JobID))
 	}
 	// A proxy that echoed the key into the link, or an https API handing
 	// out an http link: following it would hand the key, or the link's
@@ -301,6 +299,6 @@ func (c *Client) BundleStaticExport(ctx context.Context, jobID string) (*StaticE
 		return nil, c.malformed(r, "%v", err)
 	}
 	b := w.bundle()
-	b.JobID = jobID
+	b.JobID = jobID // the answer may leave it out
 	return &b, nil
 }
