@@ -95,15 +95,7 @@ func (x *IndexClient) Format(f fmt.State, verb rune) {
 // a day (every key together): a retry counts, input refused before
 // sending (ErrInvalidInput) does not. See [IndexClient] for the retries.
 func (x *IndexClient) BuildContext(ctx context.Context, p ContextParams) (*IndexContext, error) {
-	body, err := x.prepare(ctx, p.body)
-	if err != nil {
-		return nil, err
-	}
-	w, err := send[indexContextWire](ctx, x.c, indexRequest(indexPathContext, body))
-	if err != nil {
-		return nil, err
-	}
-	return w.toPublic(), nil
+	return indexCall(ctx, x, indexPathContext, p, ContextParams.body, nil, (*indexContextWire).toPublic)
 }
 
 // Search ranks documents for p.Query, best first: POST /v1/search. It
@@ -117,19 +109,7 @@ func (x *IndexClient) BuildContext(ctx context.Context, p ContextParams) (*Index
 // a day (every key together): a retry counts, input refused before
 // sending (ErrInvalidInput) does not. See [IndexClient] for the retries.
 func (x *IndexClient) Search(ctx context.Context, p IndexSearchParams) (*IndexSearchResult, error) {
-	body, err := x.prepare(ctx, p.body)
-	if err != nil {
-		return nil, err
-	}
-	r := indexRequest(indexPathSearch, body)
-	w, err := send[indexSearchWire](ctx, x.c, r)
-	if err != nil {
-		return nil, err
-	}
-	if err := w.checkFor(p); err != nil {
-		return nil, x.c.malformed(r, "%v", err)
-	}
-	return w.toPublic(), nil
+	return indexCall(ctx, x, indexPathSearch, p, IndexSearchParams.body, (*indexSearchWire).checkFor, (*indexSearchWire).toPublic)
 }
 
 // Contents fetches pages by ID or URL, at most 20 in all: POST
@@ -145,40 +125,35 @@ func (x *IndexClient) Search(ctx context.Context, p IndexSearchParams) (*IndexSe
 // counts, input refused before sending (ErrInvalidInput) does not. See
 // [IndexClient] for the retries.
 func (x *IndexClient) Contents(ctx context.Context, p ContentsParams) (*IndexContents, error) {
-	body, err := x.prepare(ctx, p.body)
-	if err != nil {
-		return nil, err
-	}
-	r := indexRequest(indexPathContents, body)
-	w, err := send[indexContentsWire](ctx, x.c, r)
-	if err != nil {
-		return nil, err
-	}
-	if err := w.checkFor(p); err != nil {
-		return nil, x.c.malformed(r, "%v", err)
-	}
-	return w.toPublic(), nil
+	return indexCall(ctx, x, indexPathContents, p, ContentsParams.body, (*indexContentsWire).checkFor, (*indexContentsWire).toPublic)
 }
 
-// prepare checks the client and the context, then encodes a call's body
-// (checking it against its schema): a failure is ErrInvalidInput, with
-// nothing sent and the key scrubbed from the input the error quotes (a
-// key pasted where a URL belongs, say).
-func (x *IndexClient) prepare(ctx context.Context, body func() ([]byte, error)) ([]byte, error) {
+// indexCall is every Index call: it checks the client and the context,
+// encodes p with body (checking it against its schema: a failure is
+// ErrInvalidInput, with nothing sent and the key scrubbed from the input
+// the error quotes, a key pasted where a URL belongs, say), and POSTs it
+// to path. The POST changes nothing on the server, so it is retried like
+// a GET. checkFor, when not nil, holds the checked answer against p (more
+// items than asked for is ErrMalformedResponse); public converts it.
+func indexCall[P, W, T any](ctx context.Context, x *IndexClient, path string, p P, body func(P) ([]byte, error), checkFor func(*W, P) error, public func(*W) *T) (*T, error) {
 	if err := x.ready(ctx); err != nil {
 		return nil, err
 	}
-	b, err := body()
+	b, err := body(p)
 	if err != nil {
 		return nil, x.c.redact(err)
 	}
-	return b, nil
-}
-
-// indexRequest is an Index call: a POST that changes nothing on the
-// server, so it is retried like a GET.
-func indexRequest(path string, body []byte) request {
-	return request{method: http.MethodPost, path: path, body: body, idempotent: true}
+	r := request{method: http.MethodPost, path: path, body: b, idempotent: true}
+	w, err := send[W](ctx, x.c, r)
+	if err != nil {
+		return nil, err
+	}
+	if checkFor != nil {
+		if err := checkFor(w, p); err != nil {
+			return nil, x.c.malformed(r, "%v", err)
+		}
+	}
+	return public(w), nil
 }
 
 // The Index routes, relative to the base URL.
