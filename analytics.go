@@ -10,6 +10,7 @@ package mintlify
 // told otherwise.
 
 import (
+	"hash/maphash"
 	"net/url"
 	"strconv"
 	"time"
@@ -160,6 +161,21 @@ func (w *wireCounts) complete() bool { return w.Human.set && w.AI.set && w.Total
 type wirePathCounts struct {
 	Path jsonString `json:"path"`
 	wireCounts
+}
+
+// trafficRoute is the route of the visitors or views export, which only
+// their names tell apart: offset pages of at most 250 rows, one per path
+// (a row's identity), with site-wide totals. page converts the checked
+// answer; rows and more read the page's rows and its hasMore.
+func trafficRoute[W, P any, R PathVisitors | PathViews](path string, page func(*W) *P, rows func(*P) *[]R, more func(*P) bool) *route[W, P, R] {
+	return &route[W, P, R]{
+		path:     path,
+		maxLimit: limitOf[upTo250](),
+		page:     page,
+		rows:     rows,
+		next:     func(p *P) (string, bool) { return "", more(p) },
+		key:      func(seed maphash.Seed, r R) uint64 { return hashString(seed, PathVisitors(r).Path) },
+	}
 }
 
 // checkTraffic checks the shape visitors and views share: totals, rows

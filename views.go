@@ -2,7 +2,6 @@ package mintlify
 
 import (
 	"context"
-	"hash/maphash"
 	"iter"
 	"time"
 )
@@ -64,16 +63,11 @@ func (w *wireViewsPage) check() error {
 
 func (r *wirePathCounts) views() PathViews { return PathViews(r.visitors()) } // the same fields
 
-var viewsRoute = &route[wireViewsPage, ViewsPage, PathViews]{
-	path:     "views",
-	maxLimit: limitOf[upTo250](),
-	page: func(w *wireViewsPage) *ViewsPage {
-		return &ViewsPage{Totals: ViewCounts(w.Totals.counts()), Views: each(w.Rows, (*wirePathCounts).views), HasMore: w.HasMore.v}
-	},
-	rows: func(p *ViewsPage) *[]PathViews { return &p.Views },
-	next: func(p *ViewsPage) (string, bool) { return "", p.HasMore },
-	key:  func(seed maphash.Seed, r PathViews) uint64 { return hashString(seed, r.Path) },
-}
+var viewsRoute = trafficRoute("views", func(w *wireViewsPage) *ViewsPage {
+	return &ViewsPage{Totals: ViewCounts(w.Totals.counts()), Views: each(w.Rows, (*wirePathCounts).views), HasMore: w.HasMore.v}
+},
+	func(p *ViewsPage) *[]PathViews { return &p.Views },
+	func(p *ViewsPage) bool { return p.HasMore })
 
 // GetViews reads one page of view events per path, with the site-wide
 // totals (GET /v1/analytics/{projectId}/views). Each call is one request

@@ -2,7 +2,6 @@ package mintlify
 
 import (
 	"context"
-	"hash/maphash"
 	"iter"
 	"time"
 )
@@ -76,16 +75,11 @@ func (r *wirePathCounts) visitors() PathVisitors {
 	return PathVisitors{Path: r.Path.s, Human: r.Human.n, AI: r.AI.n, Total: r.Total.n}
 }
 
-var visitorsRoute = &route[wireVisitorsPage, VisitorsPage, PathVisitors]{
-	path:     "visitors",
-	maxLimit: limitOf[upTo250](),
-	page: func(w *wireVisitorsPage) *VisitorsPage {
-		return &VisitorsPage{Totals: w.Totals.counts(), Visitors: each(w.Rows, (*wirePathCounts).visitors), HasMore: w.HasMore.v}
-	},
-	rows: func(p *VisitorsPage) *[]PathVisitors { return &p.Visitors },
-	next: func(p *VisitorsPage) (string, bool) { return "", p.HasMore },
-	key:  func(seed maphash.Seed, r PathVisitors) uint64 { return hashString(seed, r.Path) },
-}
+var visitorsRoute = trafficRoute("visitors", func(w *wireVisitorsPage) *VisitorsPage {
+	return &VisitorsPage{Totals: w.Totals.counts(), Visitors: each(w.Rows, (*wirePathCounts).visitors), HasMore: w.HasMore.v}
+},
+	func(p *VisitorsPage) *[]PathVisitors { return &p.Visitors },
+	func(p *VisitorsPage) bool { return p.HasMore })
 
 // GetVisitors reads one page of distinct visitors per path, with the
 // site-wide totals (GET /v1/analytics/{projectId}/visitors). Each call is one
