@@ -65,28 +65,14 @@ type analyticsRoute struct {
 
 func analyticsRoutes() []analyticsRoute {
 	return []analyticsRoute{
-		{
-			name:     "visitors",
-			short:    "Distinct visitors per path, human and AI",
-			paging:   offsetPaging,
-			maxLimit: 250,
-			columns:  []column{{name: "path"}, {name: "human"}, {name: "ai"}, {name: "total"}},
-			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
-				rows := c.Visitors(ctx, mintlify.VisitorsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Offset: p.offset})
-				return mapRows(rows, func(r mintlify.PathVisitors) []any { return []any{r.Path, r.Human, r.AI, r.Total} })
-			},
-		},
-		{
-			name:     "views",
-			short:    "Page views per path, human and AI",
-			paging:   offsetPaging,
-			maxLimit: 250,
-			columns:  []column{{name: "path"}, {name: "human"}, {name: "ai"}, {name: "total"}},
-			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
-				rows := c.Views(ctx, mintlify.ViewsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Offset: p.offset})
-				return mapRows(rows, func(r mintlify.PathViews) []any { return []any{r.Path, r.Human, r.AI, r.Total} })
-			},
-		},
+		trafficRoute("visitors", "Distinct visitors per path, human and AI",
+			func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[mintlify.PathVisitors, error] {
+				return c.Visitors(ctx, mintlify.VisitorsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Offset: p.offset})
+			}),
+		trafficRoute("views", "Page views per path, human and AI",
+			func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[mintlify.PathViews, error] {
+				return c.Views(ctx, mintlify.ViewsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Offset: p.offset})
+			}),
 		{
 			name:     "searches",
 			short:    "Search terms by hits, with click-through rate and top clicked page",
@@ -207,6 +193,24 @@ func countRows(rows iter.Seq2[[]any, error], bar *exportBar) iter.Seq2[[]any, er
 				return
 			}
 		}
+	}
+}
+
+// trafficRoute is the row of the visitors and views exports, whose rows
+// have the same fields: offset-paged, 250 rows a page at most.
+func trafficRoute[R mintlify.PathVisitors | mintlify.PathViews](name, short string, walk func(context.Context, *mintlify.Client, exportParams) iter.Seq2[R, error]) analyticsRoute {
+	return analyticsRoute{
+		name:     name,
+		short:    short,
+		paging:   offsetPaging,
+		maxLimit: 250,
+		columns:  []column{{name: "path"}, {name: "human"}, {name: "ai"}, {name: "total"}},
+		walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
+			return mapRows(walk(ctx, c, p), func(r R) []any {
+				v := mintlify.PathVisitors(r)
+				return []any{v.Path, v.Human, v.AI, v.Total}
+			})
+		},
 	}
 }
 
