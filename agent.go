@@ -182,8 +182,7 @@ func (c *Client) postPrompt(ctx context.Context, r request, prompt, jobID string
 }
 
 // sendJob sends r and reads the job it answers. A non-empty jobID is the
-// job the answer must be about: another is a confused proxy or cache,
-// which the caller must not act on.
+// job the answer must be about (see sendAbout).
 func (c *Client) sendJob(ctx context.Context, r request, jobID string) (*Job, error) {
 	w, err := sendAbout[wireJob](ctx, c, r, "job", jobID)
 	if err != nil {

@@ -163,10 +163,10 @@ type wirePathCounts struct {
 	wireCounts
 }
 
-// trafficRoute is the route of the visitors or views export, which only
-// their names tell apart: offset pages of at most 250 rows, one per path
-// (a row's identity), with site-wide totals. page converts the checked
-// answer; rows and more read the page's rows and its hasMore.
+// trafficRoute is the route of the visitors or views export, which share
+// their paging and row identity: offset pages of at most 250 rows, one
+// per path. page converts the checked answer; rows and more read the
+// page's rows and its hasMore.
 func trafficRoute[W, P any, R PathVisitors | PathViews](path string, page func(*W) *P, rows func(*P) *[]R, more func(*P) bool) *route[W, P, R] {
 	return &route[W, P, R]{
 		path:     path,

@@ -196,8 +196,10 @@ func countRows(rows iter.Seq2[[]any, error], bar *exportBar) iter.Seq2[[]any, er
 	}
 }
 
-// trafficRoute is the row of the visitors and views exports, whose rows
-// have the same fields: offset-paged, 250 rows a page at most.
+// trafficRoute is the analyticsRoutes entry of the visitors or views
+// export: PathViews has PathVisitors' fields, so one column list and one
+// row conversion serve both (a reordered field stops the conversion from
+// compiling rather than mixing up columns).
 func trafficRoute[R mintlify.PathVisitors | mintlify.PathViews](name, short string, walk func(context.Context, *mintlify.Client, exportParams) iter.Seq2[R, error]) analyticsRoute {
 	return analyticsRoute{
 		name:     name,
