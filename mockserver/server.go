@@ -246,7 +246,7 @@ func (s *Server) buildProjects() error {
 			return err
 		}
 		if kind := access.KindOf(key); kind != access.KindAdmin {
-			return fmt.Errorf("mockserver: the key of a project must be an admin key; %s is an %s key", redactedKey(key), kind)
+			return fmt.Errorf("mockserver: the key of a project must be an admin key; %s is an %s key", access.RedactKey(key), kind)
 		}
 		if grants[key] == nil {
 			grants[key] = map[string]bool{}
@@ -341,7 +341,7 @@ func (s *Server) NewKey(spec KeySpec) (string, error) {
 func (s *Server) addKey(key string, spec KeySpec) error {
 	kind := access.KindOf(key)
 	if spec.Type != "" && string(spec.Type) != kind.String() {
-		return fmt.Errorf("mockserver: key %s is an %s key, not %s", redactedKey(key), kind, spec.Type)
+		return fmt.Errorf("mockserver: key %s is an %s key, not %s", access.RedactKey(key), kind, spec.Type)
 	}
 	as := spec.access()
 	if kind == access.KindAssistant && as.Domain == "" {
@@ -365,23 +365,12 @@ func (s *Server) areaKeys() error {
 		s.indexKey = access.IndexKeyPrefix + randomToken()
 	}
 	if access.KindOf(s.assistantKey) != access.KindAssistant {
-		return fmt.Errorf("mockserver: WithAssistantKey: %s does not start with %s", redactedKey(s.assistantKey), access.AssistantKeyPrefix)
+		return fmt.Errorf("mockserver: WithAssistantKey: %s does not start with %s", access.RedactKey(s.assistantKey), access.AssistantKeyPrefix)
 	}
 	if access.KindOf(s.indexKey) != access.KindIndex {
-		return fmt.Errorf("mockserver: WithIndexKey: %s does not start with %s", redactedKey(s.indexKey), access.IndexKeyPrefix)
+		return fmt.Errorf("mockserver: WithIndexKey: %s does not start with %s", access.RedactKey(s.indexKey), access.IndexKeyPrefix)
 	}
 	return nil
-}
-
-// redactedKey names a configured key in an error without its secret: its
-// kind's public prefix, or nothing of it at all.
-func redactedKey(key string) string {
-	for _, p := range []string{access.AssistantKeyPrefix, access.IndexKeyPrefix, keyPrefix} {
-		if strings.HasPrefix(key, p) {
-			return p + "***"
-		}
-	}
-	return "***"
 }
 
 // tokenEncoding is lower-case base32 without padding: IDs that read well

@@ -182,11 +182,11 @@ func (b *Book) Add(key string, spec Spec) error {
 	k := &Key{Org: b.primary, Kind: KindOf(key), Domain: strings.ToLower(spec.Domain), expiresAt: spec.ExpiresAt}
 	switch {
 	case k.Kind == KindAssistant && spec.Domain == "":
-		return fmt.Errorf("mockserver: assistant key %s: it belongs to one domain; name it", redactKey(key))
+		return fmt.Errorf("mockserver: assistant key %s: it belongs to one domain; name it", RedactKey(key))
 	case k.Kind != KindAssistant && spec.Domain != "":
-		return fmt.Errorf("mockserver: %s key %s: only assistant keys (%s) belong to a domain", k.Kind, redactKey(key), AssistantKeyPrefix)
+		return fmt.Errorf("mockserver: %s key %s: only assistant keys (%s) belong to a domain", k.Kind, RedactKey(key), AssistantKeyPrefix)
 	case k.Kind != KindAdmin && len(spec.Scopes) > 0:
-		return fmt.Errorf("mockserver: %s key %s: scopes restrict admin keys only", k.Kind, redactKey(key))
+		return fmt.Errorf("mockserver: %s key %s: scopes restrict admin keys only", k.Kind, RedactKey(key))
 	}
 	if len(spec.Scopes) == 0 {
 		k.read, k.write = true, true
@@ -331,7 +331,7 @@ func (b *Book) Features(o *Organization) (previews, staticExport bool) {
 func CheckForm(key string) error {
 	rest, ok := strings.CutPrefix(key, KeyPrefix)
 	if !ok {
-		return fmt.Errorf("mockserver: API key %s does not start with %q, so the service would refuse it", redactKey(key), KeyPrefix)
+		return fmt.Errorf("mockserver: API key %s does not start with %q, so the service would refuse it", RedactKey(key), KeyPrefix)
 	}
 	if rest == "" {
 		return fmt.Errorf("mockserver: API key %q has nothing after the prefix", key)
@@ -339,15 +339,16 @@ func CheckForm(key string) error {
 	for i := 0; i < len(rest); i++ {
 		c := rest[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return fmt.Errorf("mockserver: API key %s holds a character other than letters, digits, _ and -", redactKey(key))
+			return fmt.Errorf("mockserver: API key %s holds a character other than letters, digits, _ and -", RedactKey(key))
 		}
 	}
 	return nil
 }
 
-// redactKey describes a bare key in configuration errors without the
-// secret: the public prefix of its kind.
-func redactKey(key string) string {
+// RedactKey names a configured key in an error without its secret: the
+// public prefix of its kind, or nothing of it at all. Configuration
+// errors are printed and logged, where the key must not be.
+func RedactKey(key string) string {
 	for _, p := range []string{AssistantKeyPrefix, IndexKeyPrefix, KeyPrefix} {
 		if strings.HasPrefix(key, p) {
 			return p + "***"
