@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
@@ -39,7 +40,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		Query:     r.URL.RawQuery,
 		Route:     rt.name,
 		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
-		Auth:      journal.Auth(r.Header["Authorization"]),
+		Auth:      redact.Authorization(r.Header["Authorization"]),
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
 	family := apiOf(rt, r.URL.Path)
