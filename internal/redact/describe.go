@@ -39,3 +39,16 @@ func schemeName(s string) bool {
 	}
 	return true
 }
+
+// Prefixed names key by the first of prefixes it starts with, followed by
+// ***, or as *** alone: a key's kind, for an error about configuration,
+// and nothing of its secret. List longer prefixes first (mint_dsc_ before
+// mint_).
+func Prefixed(key string, prefixes ...string) string {
+	for _, p := range prefixes {
+		if strings.HasPrefix(key, p) {
+			return p + "***"
+		}
+	}
+	return "***"
+}

@@ -19,3 +19,15 @@ func TestAuthorizationKeepsTheSchemeOnly(t *testing.T) {
 		t.Error("no header")
 	}
 }
+
+func TestPrefixedKeepsTheKindOnly(t *testing.T) {
+	prefixes := []string{"mint_dsc_", "mint_us_", "mint_"}
+	for key, want := range map[string]string{
+		"mint_dsc_secret": "mint_dsc_***", "mint_us_secret": "mint_us_***", "mint_secret": "mint_***",
+		"sk_secret": "***", "": "***", "mint": "***",
+	} {
+		if got := Prefixed(key, prefixes...); got != want {
+			t.Errorf("%q: %q, want %q", key, got, want)
+		}
+	}
+}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // KeyPrefix marks the service's admin keys; any other key is refused before
@@ -349,10 +351,5 @@ func CheckForm(key string) error {
 // public prefix of its kind, or nothing of it at all. Configuration
 // errors are printed and logged, where the key must not be.
 func RedactKey(key string) string {
-	for _, p := range []string{AssistantKeyPrefix, IndexKeyPrefix, KeyPrefix} {
-		if strings.HasPrefix(key, p) {
-			return p + "***"
-		}
-	}
-	return "***"
+	return redact.Prefixed(key, AssistantKeyPrefix, IndexKeyPrefix, KeyPrefix)
 }

@@ -120,4 +120,3 @@ func (j *Journal) Clear() {
 	defer j.mu.Unlock()
 	j.entries, j.head, j.bytes = nil, 0, 0
 }
-
