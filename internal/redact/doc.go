@@ -9,5 +9,8 @@
 // (an echo cut short). A [Writer] applies the same scrubber to a stream,
 // holding back a tail that could start a copy until the next write, so that
 // a key split across two writes is never half-printed. A [Logger] scrubs
-// every message and value of a log line.
+// every message and value of a log line. Where no key is known and the
+// text is the credential itself, [Authorization] (a request's header, for
+// the mock's journal) and [Prefixed] (a configured key, for an error) keep
+// only its kind.
 package redact
