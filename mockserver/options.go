@@ -126,9 +126,11 @@ type config struct {
 	agent             func(prompt string) Outcome
 	outcome           Outcome // forced on every new run from the start
 
-	jobLimit, analyticsLimit  ratelimit.Limit
-	deployLimit, previewLimit ratelimit.Limit
-	noDeployLimits            bool // WithoutRateLimits: the two above are off whatever they say
+	// limits are the rate limits by kind (routes.go). noLimits
+	// (WithoutRateLimits) turns them all off, whatever the order of the
+	// options.
+	limits   [numLimitKinds]ratelimit.Limit
+	noLimits bool
 
 	visits    []Visit
 	synthetic int
@@ -140,9 +142,6 @@ type config struct {
 	assistantKey, indexKey, domain string
 	streamDelay                    time.Duration
 	noIndexAccess                  bool
-	messageLimit, messageIPLimit   ratelimit.Limit
-	docsLimit                      ratelimit.Limit
-	indexLimit, indexDailyLimit    ratelimit.Limit
 
 	noPreviews, noStaticExport bool
 	bundleSize                 int64
@@ -171,20 +170,23 @@ type keySpecFor struct {
 
 func defaultConfig() config {
 	return config{
-		jobDuration:     DefaultJobDuration,
-		clock:           realClock{},
-		jobLimit:        ratelimit.Limit{N: DefaultJobLimit, Per: DefaultLimitWindow},
-		analyticsLimit:  ratelimit.Limit{N: DefaultAnalyticsLimit, Per: DefaultLimitWindow},
-		deployLimit:     ratelimit.Limit{N: DefaultDeployLimit, Per: DefaultDeployWindow},
-		previewLimit:    ratelimit.Limit{N: DefaultPreviewLimit, Per: DefaultPreviewWindow},
-		domain:          DefaultDomain,
-		messageLimit:    ratelimit.Limit{N: DefaultMessageLimit, Per: time.Hour},
-		messageIPLimit:  ratelimit.Limit{N: DefaultMessageIPLimit, Per: DailyWindow},
-		docsLimit:       ratelimit.Limit{N: DefaultDocsLimit, Per: time.Hour},
-		indexLimit:      ratelimit.Limit{N: DefaultIndexLimit, Per: time.Second},
-		indexDailyLimit: ratelimit.Limit{N: DefaultIndexDailyLimit, Per: DailyWindow},
-		journalSize:     DefaultJournalSize,
-		faultSeed:       1,
+		jobDuration: DefaultJobDuration,
+		clock:       realClock{},
+		limits: [...]ratelimit.Limit{
+			jobLimit:         {N: DefaultJobLimit, Per: DefaultLimitWindow},
+			analyticsLimit:   {N: DefaultAnalyticsLimit, Per: DefaultLimitWindow},
+			deployLimit:      {N: DefaultDeployLimit, Per: DefaultDeployWindow},
+			previewLimit:     {N: DefaultPreviewLimit, Per: DefaultPreviewWindow},
+			messageLimit:     {N: DefaultMessageLimit, Per: time.Hour},
+			messageIPLimit:   {N: DefaultMessageIPLimit, Per: DailyWindow},
+			docsSearchLimit:  {N: DefaultDocsLimit, Per: time.Hour},
+			pageContentLimit: {N: DefaultDocsLimit, Per: time.Hour},
+			indexLimit:       {N: DefaultIndexLimit, Per: time.Second},
+			indexDayLimit:    {N: DefaultIndexDailyLimit, Per: DailyWindow},
+		},
+		domain:      DefaultDomain,
+		journalSize: DefaultJournalSize,
+		faultSeed:   1,
 	}
 }
 
@@ -245,29 +247,23 @@ func WithOutcome(o Outcome) Option { return func(c *config) { c.outcome = o } }
 
 // WithJobRateLimit sets how many job creations and follow-ups a project may
 // make per window (the service: 100 per hour). n <= 0 turns the limit off.
-func WithJobRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.jobLimit = ratelimit.Limit{N: n, Per: per} }
-}
+func WithJobRateLimit(n int, per time.Duration) Option { return setLimits(n, per, jobLimit) }
 
 // WithAnalyticsRateLimit sets how many analytics requests an organization
 // may make per window, all analytics routes and keys together (the service:
 // 100 per hour). n <= 0 turns the limit off.
 func WithAnalyticsRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.analyticsLimit = ratelimit.Limit{N: n, Per: per} }
+	return setLimits(n, per, analyticsLimit)
 }
 
 // WithDeployRateLimit sets how many deployments an organization may
 // trigger per window, over both routes that trigger one (the service: 10
 // per 10 seconds). n <= 0 turns the limit off.
-func WithDeployRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.deployLimit = ratelimit.Limit{N: n, Per: per} }
-}
+func WithDeployRateLimit(n int, per time.Duration) Option { return setLimits(n, per, deployLimit) }
 
 // WithPreviewRateLimit sets how many previews an organization may trigger
 // per window (the service: 5 per minute). n <= 0 turns the limit off.
-func WithPreviewRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.previewLimit = ratelimit.Limit{N: n, Per: per} }
-}
+func WithPreviewRateLimit(n int, per time.Duration) Option { return setLimits(n, per, previewLimit) }
 
 // WithAssistantKey sets the primary assistant key (AssistantKey), which
 // belongs to the mock's domain (WithDomain). It must start with
@@ -294,43 +290,47 @@ func WithoutIndexAccess() Option { return func(c *config) { c.noIndexAccess = tr
 // WithAssistantRateLimit sets how many assistant messages (v1 and v2
 // together) an organization may send per window (the service: 10,000 an
 // hour). n <= 0 turns the limit off.
-func WithAssistantRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.messageLimit = ratelimit.Limit{N: n, Per: per} }
-}
+func WithAssistantRateLimit(n int, per time.Duration) Option { return setLimits(n, per, messageLimit) }
 
 // WithAssistantIPRateLimit sets how many assistant messages one client
 // address may send per window, whatever its organization (the service:
 // 10,000 a day). It is checked before the organization's limit. n <= 0
 // turns the limit off.
 func WithAssistantIPRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.messageIPLimit = ratelimit.Limit{N: n, Per: per} }
+	return setLimits(n, per, messageIPLimit)
 }
 
 // WithDocsRateLimit sets how many docs searches, and apart from them how
 // many page content requests, an organization may make per window (the
 // service: 10,000 an hour each). n <= 0 turns the limits off.
 func WithDocsRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.docsLimit = ratelimit.Limit{N: n, Per: per} }
+	return setLimits(n, per, docsSearchLimit, pageContentLimit)
 }
 
 // WithIndexRateLimit sets the Index API's short limit: requests per
 // window per organization, the three routes and every Index key together
 // (the service: 10 a second). n <= 0 turns it off.
-func WithIndexRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.indexLimit = ratelimit.Limit{N: n, Per: per} }
-}
+func WithIndexRateLimit(n int, per time.Duration) Option { return setLimits(n, per, indexLimit) }
 
 // WithIndexDailyRateLimit sets the Index API's long limit (the service:
 // 1,000 a day per organization). It is checked first, so a request it
 // refuses takes no slot of the short one. n <= 0 turns it off.
 func WithIndexDailyRateLimit(n int, per time.Duration) Option {
-	return func(c *config) { c.indexDailyLimit = ratelimit.Limit{N: n, Per: per} }
+	return setLimits(n, per, indexDayLimit)
 }
 
 // WithoutRateLimits turns every rate limit off, for benchmarks and for
-// tests that are not about quotas.
-func WithoutRateLimits() Option {
-	return func(c *config) { c.jobLimit.N, c.analyticsLimit.N, c.noDeployLimits = 0, 0, true }
+// tests that are not about quotas, whatever the order of the options: a
+// With*RateLimit after it does not turn one back on.
+func WithoutRateLimits() Option { return func(c *config) { c.noLimits = true } }
+
+// setLimits is every With*RateLimit: n per window for the kinds given.
+func setLimits(n int, per time.Duration, kinds ...ratelimit.Kind) Option {
+	return func(c *config) {
+		for _, k := range kinds {
+			c.limits[k] = ratelimit.Limit{N: n, Per: per}
+		}
+	}
 }
 
 // WithVisits stores visits for the primary project from the start; Reset

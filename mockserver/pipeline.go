@@ -208,7 +208,7 @@ func (s *Server) admit(kind ratelimit.Kind, c *call) (reply, bool) {
 		return reply{}, true
 	}
 	k := &limits[kind]
-	lim := k.of(&s.cfg)
+	lim := s.cfg.limit(kind)
 	if lim.N <= 0 || lim.Per <= 0 {
 		return reply{}, true
 	}

@@ -86,17 +86,26 @@ func TestAnalyticsQuotaIsPerOrganization(t *testing.T) {
 	assert.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "").Status)
 }
 
+// WithoutRateLimits turns every limit off, whatever the order of the
+// options: a limit set after it stays off too.
 func TestRateLimitsCanBeTurnedOff(t *testing.T) {
 	t.Parallel()
-	s := mockserver.Start(t, mockserver.WithoutRateLimits())
-	mem := s.Client()
-	for i := range 150 {
-		req, _ := http.NewRequest("GET", s.URL()+"/v1/analytics/"+s.ProjectID()+"/visitors", nil)
-		req.Header.Set("Authorization", "Bearer "+s.APIKey())
-		resp, err := mem.Do(req)
-		require.NoError(t, err)
-		resp.Body.Close()
-		require.Equal(t, http.StatusOK, resp.StatusCode, i)
+	for name, opts := range map[string][]mockserver.Option{
+		"alone":         {mockserver.WithoutRateLimits()},
+		"limit after":   {mockserver.WithoutRateLimits(), mockserver.WithAnalyticsRateLimit(1, time.Hour)},
+		"limit before":  {mockserver.WithAnalyticsRateLimit(1, time.Hour), mockserver.WithoutRateLimits()},
+		"job limit too": {mockserver.WithoutRateLimits(), mockserver.WithJobRateLimit(1, time.Hour), mockserver.WithAnalyticsRateLimit(1, time.Hour)},
+	} {
+		s := mockserver.Start(t, opts...)
+		mem := s.Client()
+		for i := range 150 {
+			req, _ := http.NewRequest("GET", s.URL()+"/v1/analytics/"+s.ProjectID()+"/visitors", nil)
+			req.Header.Set("Authorization", "Bearer "+s.APIKey())
+			resp, err := mem.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Equal(t, http.StatusOK, resp.StatusCode, "%s: request %d", name, i)
+		}
 	}
 }
 

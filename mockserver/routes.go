@@ -61,31 +61,29 @@ const (
 	pageContentLimit // page content requests per organization
 	indexLimit       // Index requests per organization, the short window
 	indexDayLimit    // Index requests per organization, the day
+
+	numLimitKinds
 )
 
-// limits says, per limit kind, where its figure comes from, which bucket a
-// request counts in and how its 429 names it. Job creations and follow-ups
-// share a budget per project; analytics requests one per organization,
-// every analytics route together; deployments and previews one each per
-// organization.
+// limits says, per limit kind, which bucket a request counts in and how
+// its 429 names it (the figures are in config.limits). Job creations and
+// follow-ups share a budget per project; analytics requests one per
+// organization, every analytics route together; deployments and previews
+// one each per organization.
 var limits = [...]struct {
-	of     func(*config) ratelimit.Limit
 	bucket func(*call) string
 	what   string
 }{
-	jobLimit:       {func(c *config) ratelimit.Limit { return c.jobLimit }, perProject, "job creations and follow-ups per project"},
-	analyticsLimit: {func(c *config) ratelimit.Limit { return c.analyticsLimit }, perOrg, "analytics requests per organization"},
-	deployLimit:    {func(c *config) ratelimit.Limit { return c.deployLimits(c.deployLimit) }, perOrg, "deployment and automation triggers per organization"},
-	previewLimit:   {func(c *config) ratelimit.Limit { return c.deployLimits(c.previewLimit) }, perOrg, "preview deployments per organization"},
-
-	// The assistant and Index limits are off under WithoutRateLimits
-	// whatever the order of the options, as the deployment limits are.
-	messageLimit:     {func(c *config) ratelimit.Limit { return c.deployLimits(c.messageLimit) }, perOrg, "assistant messages per organization"},
-	messageIPLimit:   {func(c *config) ratelimit.Limit { return c.deployLimits(c.messageIPLimit) }, perIP, "assistant messages per IP address"},
-	docsSearchLimit:  {func(c *config) ratelimit.Limit { return c.deployLimits(c.docsLimit) }, perOrg, "docs searches per organization"},
-	pageContentLimit: {func(c *config) ratelimit.Limit { return c.deployLimits(c.docsLimit) }, perOrg, "page content requests per organization"},
-	indexLimit:       {func(c *config) ratelimit.Limit { return c.deployLimits(c.indexLimit) }, perOrg, "Index requests per organization"},
-	indexDayLimit:    {func(c *config) ratelimit.Limit { return c.deployLimits(c.indexDailyLimit) }, perOrg, "Index requests per organization"},
+	jobLimit:         {perProject, "job creations and follow-ups per project"},
+	analyticsLimit:   {perOrg, "analytics requests per organization"},
+	deployLimit:      {perOrg, "deployment and automation triggers per organization"},
+	previewLimit:     {perOrg, "preview deployments per organization"},
+	messageLimit:     {perOrg, "assistant messages per organization"},
+	messageIPLimit:   {perIP, "assistant messages per IP address"},
+	docsSearchLimit:  {perOrg, "docs searches per organization"},
+	pageContentLimit: {perOrg, "page content requests per organization"},
+	indexLimit:       {perOrg, "Index requests per organization"},
+	indexDayLimit:    {perOrg, "Index requests per organization"},
 }
 
 func perProject(c *call) string { return c.project.id }
@@ -101,13 +99,13 @@ func perIP(c *call) string {
 	return host
 }
 
-// deployLimits is lim, or none under WithoutRateLimits whatever the order
-// of the options.
-func (c *config) deployLimits(lim ratelimit.Limit) ratelimit.Limit {
-	if c.noDeployLimits {
+// limit is kind's figure: none under WithoutRateLimits, whatever the
+// order of the options.
+func (c *config) limit(kind ratelimit.Kind) ratelimit.Limit {
+	if c.noLimits {
 		return ratelimit.Limit{}
 	}
-	return lim
+	return c.limits[kind]
 }
 
 // apiFamily is which of the service's three APIs a route belongs to: it
