@@ -86,15 +86,19 @@ func BenchmarkAssistantFirstChunk(b *testing.B) {
 		}
 		return resp
 	}
-	raw := func() time.Duration {
+	// firstChunk posts the question by hand and times its first text line.
+	firstChunk := func(url, key string) time.Duration {
 		start := time.Now()
-		resp := post(srv.URL()+"/discovery/v2/assistant/"+srv.Domain()+"/message", srv.AssistantKey())
+		resp := post(url, key)
 		r := bufio.NewReader(resp.Body)
 		firstTextLine(b, r)
 		d := time.Since(start)
 		_, _ = io.Copy(io.Discard, r)
 		resp.Body.Close()
 		return d
+	}
+	raw := func() time.Duration {
+		return firstChunk(srv.URL()+"/discovery/v2/assistant/"+srv.Domain()+"/message", srv.AssistantKey())
 	}
 	sdk := func() time.Duration {
 		start := time.Now()
@@ -114,16 +118,7 @@ func BenchmarkAssistantFirstChunk(b *testing.B) {
 		}
 		return d
 	}
-	viaProxy := func() time.Duration {
-		start := time.Now()
-		resp := post(front.URL, "")
-		r := bufio.NewReader(resp.Body)
-		firstTextLine(b, r)
-		d := time.Since(start)
-		_, _ = io.Copy(io.Discard, r)
-		resp.Body.Close()
-		return d
-	}
+	viaProxy := func() time.Duration { return firstChunk(front.URL, "") }
 	for _, side := range []struct {
 		name string
 		run  func() time.Duration

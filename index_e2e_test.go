@@ -166,28 +166,31 @@ func TestIndexE2EStandaloneMock(t *testing.T) {
 func TestIndexE2EStandaloneMockLimits(t *testing.T) {
 	t.Parallel()
 	search := mintlify.IndexSearchParams{Query: "authentication", NumResults: 1}
+	// limited starts the program with one limit flag, and a client that
+	// waits up to 2s on a 429 and records each call's attempts.
+	limited := func(t *testing.T, flag, limit string) (*mintlify.IndexClient, *[]int) {
+		key, base := indexStandalone(t, flag, limit)
+		attempts := new([]int)
+		x := standaloneIndexClient(t, key, base, mintlify.WithRetryWait(time.Millisecond, 2*time.Second),
+			mintlify.WithResponseObserver(func(_ context.Context, r *mintlify.Response) { *attempts = append(*attempts, r.Attempts) }))
+		return x, attempts
+	}
 
 	t.Run("per second", func(t *testing.T) {
 		t.Parallel()
 		ctx := testContext(t)
-		key, base := indexStandalone(t, "-index-limit", "1/1s")
-		var attempts []int
-		x := standaloneIndexClient(t, key, base, mintlify.WithRetryWait(time.Millisecond, 2*time.Second),
-			mintlify.WithResponseObserver(func(_ context.Context, r *mintlify.Response) { attempts = append(attempts, r.Attempts) }))
+		x, attempts := limited(t, "-index-limit", "1/1s")
 		for range 2 {
 			_, err := x.Search(ctx, search)
 			require.NoError(t, err)
 		}
-		assert.Equal(t, 1, attempts[0])
-		assert.GreaterOrEqual(t, attempts[1], 2, "the second waited out a 429 and was sent again")
+		assert.Equal(t, 1, (*attempts)[0])
+		assert.GreaterOrEqual(t, (*attempts)[1], 2, "the second waited out a 429 and was sent again")
 	})
 	t.Run("per day", func(t *testing.T) {
 		t.Parallel()
 		ctx := testContext(t)
-		key, base := indexStandalone(t, "-index-daily-limit", "2/24h")
-		var attempts []int
-		x := standaloneIndexClient(t, key, base, mintlify.WithRetryWait(time.Millisecond, 2*time.Second),
-			mintlify.WithResponseObserver(func(_ context.Context, r *mintlify.Response) { attempts = append(attempts, r.Attempts) }))
+		x, attempts := limited(t, "-index-daily-limit", "2/24h")
 		_, err := x.Search(ctx, search)
 		require.NoError(t, err)
 		_, err = x.Contents(ctx, mintlify.ContentsParams{IDs: []string{"acme:/authentication"}})
@@ -201,7 +204,7 @@ func TestIndexE2EStandaloneMockLimits(t *testing.T) {
 		require.ErrorAs(t, err, &apiErr)
 		assert.Greater(t, apiErr.RetryAfter, time.Hour)
 		assert.Equal(t, "Rate limit exceeded. Please try again later", apiErr.Message)
-		assert.Equal(t, []int{1, 1, 1}, attempts)
+		assert.Equal(t, []int{1, 1, 1}, *attempts)
 	})
 	t.Run("no access", func(t *testing.T) {
 		t.Parallel()
