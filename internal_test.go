@@ -10,6 +10,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -186,4 +188,34 @@ func TestRecentKeysSteadyStateDoesNotAllocate(t *testing.T) {
 		i++
 	})
 	assert.Zero(t, allocs)
+}
+
+// countUpTo (json.go) counts a long array against a bound that changes
+// with the body's size, as a deployment's log does on every poll. It must
+// count right at every bound, and not keep memory per bound it has seen:
+// reflect keeps every array type it makes for the life of the process.
+func TestCountUpToKeepsNoMemoryPerBound(t *testing.T) {
+	const n = 40 // elements in the array
+	b := []byte("[" + strings.TrimSuffix(strings.Repeat(`"x",`, n), ",") + "]")
+	for most := range 2 * n {
+		got, err := countUpTo(b, most)
+		require.NoError(t, err)
+		if most >= n {
+			assert.Equal(t, n, got, "most %d", most)
+		} else {
+			assert.Greater(t, got, most, "most %d: more than allowed", most)
+		}
+	}
+
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for most := 1000; most < 5000; most++ {
+		_, err := countUpTo(b, most)
+		require.NoError(t, err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	assert.Less(t, grown, int64(256<<10), "4,000 bounds kept %d bytes", grown)
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"reflect"
 	"sort"
 	"strconv"
@@ -397,7 +398,7 @@ func readList[T any](dec *json.Decoder, most int, unit string) ([]T, error) {
 
 // countedList decodes the JSON array b, of at most allowed(len(b))
 // elements, else fails with a *tooManyError: when b is long enough to hold
-// more, it counts them first, up to one more than allowed, at no cost but
+// more, it counts them first, past allowed at most, at no cost but
 // a scan, so that nothing is allocated for an array longer than that and
 // the list is allocated once, at its length. null reads as nil, [] as an
 // empty list.
@@ -429,15 +430,19 @@ func countedList[T any](b []byte, allowed func(size int) int, unit string) ([]T,
 	return out, nil
 }
 
-// countUpTo counts the elements of the JSON array b, up to most+1: they
-// are decoded into an array of most+1 one-byte marks, and
-// encoding/json skips the rest without allocating.
+// countUpTo counts the elements of the JSON array b, up to at least
+// most+1: they are decoded into an array of one-byte marks, and
+// encoding/json skips the rest without allocating. The array's length is
+// the power of two above most, because reflect keeps every array type it
+// makes for the life of the process: a log's bound changes with its size
+// on every poll, and one type per bound would grow without end.
 func countUpTo(b []byte, most int) (int, error) {
-	marks := reflect.New(reflect.ArrayOf(most+1, reflect.TypeFor[mark]())).Elem()
+	size := 1 << bits.Len(uint(most)) // > most
+	marks := reflect.New(reflect.ArrayOf(size, reflect.TypeFor[mark]())).Elem()
 	if err := json.Unmarshal(b, marks.Addr().Interface()); err != nil {
 		return 0, err
 	}
-	return sort.Search(most+1, func(i int) bool { return !marks.Index(i).Bool() }), nil
+	return sort.Search(size, func(i int) bool { return !marks.Index(i).Bool() }), nil
 }
 
 // skipped is a JSON value of any kind, not kept.
