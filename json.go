@@ -398,7 +398,7 @@ func readList[T any](dec *json.Decoder, most int, unit string) ([]T, error) {
 
 // countedList decodes the JSON array b, of at most allowed(len(b))
 // elements, else fails with a *tooManyError: when b is long enough to hold
-// more, it counts them first, past allowed at most, at no cost but
+// more, it counts them first, stopping a little past allowed, at no cost but
 // a scan, so that nothing is allocated for an array longer than that and
 // the list is allocated once, at its length. null reads as nil, [] as an
 // empty list.
