@@ -291,7 +291,7 @@ func (a *AssistantClient) Message(ctx context.Context, p MessageParams) (*Messag
 	if err != nil {
 		return nil, err
 	}
-	return newMessageStream(ctx, resp.Body, resp.Header, a.domain, a.scrub), nil
+	return newMessageStream(ctx, resp.Body, resp.Header, a.domain, a.c.scrub), nil
 }
 
 // Ask asks the site's assistant one question, as an anonymous user (fp

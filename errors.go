@@ -205,7 +205,8 @@ func safeText(s string, scrub redact.Scrubber, limit int, stripTags bool) string
 	return scrub(line, cut)
 }
 
-// oneLine also reports whether it cut s short.
+// oneLine also reports whether it cut s short: whether anything shown is
+// left after the limit (white space and control characters are not).
 func oneLine(s string, limit int, stripTags bool) (string, bool) {
 	var b strings.Builder
 	inTag, space, n := false, false, 0
@@ -218,7 +219,7 @@ func oneLine(s string, limit int, stripTags bool) (string, bool) {
 		case inTag && r == '>':
 			inTag, space = false, true
 		case inTag:
-		case r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r):
+		case unshown(r):
 			space = true
 		default:
 			if space && b.Len() > 0 {
@@ -230,8 +231,11 @@ func oneLine(s string, limit int, stripTags bool) (string, bool) {
 			n++
 		}
 	}
-	return b.String(), len(s) > 0
+	return b.String(), strings.TrimLeftFunc(s, unshown) != ""
 }
+
+// unshown is a rune oneLine shows as (part of) one space, or not at all.
+func unshown(r rune) bool { return r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r) }
 
 // opError adds what the SDK was doing to an error, with the package prefix
 // once: "mintlify: polling job "x": HTTP 404 ...".

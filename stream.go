@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // ErrStream reports an answer that broke off before its end: the stream
@@ -82,10 +84,10 @@ type MessageStream struct {
 	ctx       context.Context
 	body      io.ReadCloser
 	domain    string
-	scrub     func(string) string // applied to every error text built from server content
-	stopWatch func() bool         // stops the context's watch on the body
-	maxFrame  int                 // maxStreamFrame; tests shrink it
-	maxKept   int                 // maxStreamKept; tests shrink it
+	scrub     redact.Scrubber // applied to every error text built from server content
+	stopWatch func() bool     // stops the context's watch on the body
+	maxFrame  int             // maxStreamFrame; tests shrink it
+	maxKept   int             // maxStreamKept; tests shrink it
 
 	used      atomic.Bool // Events has run
 	closed    atomic.Bool // Close was called
@@ -163,9 +165,12 @@ type Answer struct {
 // site domain. scrub (nil: none) is applied to every error text built from
 // what the server sent, so that a key it echoes never reaches an error.
 // The end of ctx closes body, which ends a blocked read.
-func newMessageStream(ctx context.Context, body io.ReadCloser, header http.Header, domain string, scrub func(string) string) *MessageStream {
+func newMessageStream(ctx context.Context, body io.ReadCloser, header http.Header, domain string, scrub redact.Scrubber) *MessageStream {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if scrub == nil {
+		scrub = func(s string, _ bool) string { return s }
 	}
 	s := &MessageStream{
 		ctx:          ctx,
@@ -536,25 +541,17 @@ func streamSiteURL(domain, path string) string {
 	return "https://" + domain + path
 }
 
-// quote makes server text fit for an error: the key scrubbed (before
-// cutting, so that no whole copy is cut in two, and after), one printable
-// line of at most maxStreamErrorRunes runes, quoted.
+// quote makes server text fit for an error as every error's server text
+// is (safeText), quoted, with "..." where it was cut.
 func (s *MessageStream) quote(text string) string {
-	line, cut := oneLine(s.scrubText(text), maxStreamErrorRunes, false)
-	if line == "" {
+	line, cut := oneLine(s.scrub(text, false), maxStreamErrorRunes, false)
+	if line = s.scrub(line, cut); line == "" {
 		return ""
 	}
 	if cut {
 		line += "..."
 	}
-	return strconv.Quote(s.scrubText(line))
-}
-
-func (s *MessageStream) scrubText(text string) string {
-	if s.scrub == nil {
-		return text
-	}
-	return s.scrub(text)
+	return strconv.Quote(line)
 }
 
 // streamError is how a stream ends early. is lists what it matches: the
@@ -574,12 +571,12 @@ func (s *MessageStream) broken(cause error, format string, args ...any) error {
 	if cause != nil {
 		is = append(is, cause)
 	}
-	return &streamError{msg: s.scrubText(fmt.Sprintf(format, args...)), is: is}
+	return &streamError{msg: s.scrub(fmt.Sprintf(format, args...), false), is: is}
 }
 
 // malformed is a frame the SDK cannot read, or more than it keeps.
 func (s *MessageStream) malformed(format string, args ...any) error {
-	return &streamError{msg: s.scrubText(fmt.Sprintf(format, args...)), is: []error{ErrStream, ErrMalformedResponse}}
+	return &streamError{msg: s.scrub(fmt.Sprintf(format, args...), false), is: []error{ErrStream, ErrMalformedResponse}}
 }
 
 var errStreamFrameTooLarge = errors.New("frame too large")

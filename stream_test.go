@@ -503,7 +503,7 @@ func TestStreamErrorTextIsSafe(t *testing.T) {
 	t.Parallel()
 	text := "upstream said: Bearer " + streamKey + "\n\x1b[31mred\x00 " + strings.Repeat("long ", 1000) + streamKey
 	body := streamSSE(streamObj{"type": "error", "errorText": text})
-	scrub := func(s string) string { return strings.ReplaceAll(s, streamKey, "[redacted]") }
+	scrub := func(s string, _ bool) string { return strings.ReplaceAll(s, streamKey, "[redacted]") }
 	s := newMessageStream(context.Background(), io.NopCloser(strings.NewReader(body)), nil, streamDomain, scrub)
 	r := streamCollect(s)
 	if r.err == nil {
@@ -535,6 +535,12 @@ func TestStreamErrorTextIsCutWherever(t *testing.T) {
 		if msg := r.err.Error(); len(msg) > 600 || !strings.HasSuffix(msg, `..."`) {
 			t.Errorf("pad %d: not cut, or the cut not marked (%d bytes): %q", pad, len(msg), msg)
 		}
+	}
+	// A text that fits but for white space after it is whole: no "...".
+	text := strings.Repeat("x", maxStreamErrorRunes) + "\n \t"
+	r := streamCollect(newMessageStream(context.Background(), io.NopCloser(strings.NewReader(streamSSE(streamObj{"type": "error", "errorText": text}))), nil, streamDomain, nil))
+	if r.err == nil || strings.Contains(r.err.Error(), "...") {
+		t.Errorf("a whole text marked as cut: %v", r.err)
 	}
 }
 
