@@ -13,6 +13,10 @@ import "strings"
 // encodedEscapes are the bytes that start an escape encodedAt reads.
 const encodedEscapes = `%\`
 
+// mayStart reports whether a run spelling key may start with c: key's
+// first character, or an escape. It is asked of every byte scrubbed.
+func mayStart(c byte, key string) bool { return c == key[0] || c == '%' || c == '\\' }
+
 // maxEncodedChar is the longest escape of one character that a Writer
 // holds back whole: "%25XX", or "\u00XX" after up to three backslashes.
 // A longer escape split across writes is still found if its run of key
@@ -54,29 +58,46 @@ func encodedAt(s string, i int, key string) (end, n int, open bool) {
 // text (short).
 func escapeOf(t string, c byte) (width int, ok, short bool) {
 	const hex = "0123456789abcdef"
-	h := string([]byte{hex[c>>4], hex[c&15]})
-	var forms []string
+	hi, lo := hex[c>>4], hex[c&15]
 	switch t[0] {
 	case '%':
-		forms = []string{"%" + h, "%25" + h}
+		if ok, short = foldPrefix(t, '%', hi, lo); ok {
+			return 3, true, false
+		}
+		ok, again := foldPrefix(t, '%', '2', '5', hi, lo) // escaped again
+		if ok {
+			return 5, true, false
+		}
+		return 0, false, short || again
 	case '\\':
-		j := strings.IndexFunc(t, func(r rune) bool { return r != '\\' })
-		if j < 0 {
+		j := 1
+		for j < len(t) && t[j] == '\\' {
+			j++
+		}
+		if j == len(t) {
 			return 0, false, true // only backslashes so far
 		}
-		forms = []string{t[:j] + "u00" + h}
-	default:
-		return 0, false, false
+		if ok, short = foldPrefix(t[j:], 'u', '0', '0', hi, lo); ok {
+			return j + 5, true, false
+		}
+		return 0, false, short
 	}
-	for _, f := range forms {
-		switch {
-		case len(t) >= len(f) && strings.EqualFold(t[:len(f)], f):
-			return len(f), true, false
-		case len(t) < len(f) && strings.EqualFold(t, f[:len(t)]):
-			short = true
+	return 0, false, false
+}
+
+// foldPrefix reports whether t starts with form, ASCII letters in either
+// case (ok), or ends while it still spells form's start (short). It
+// compares in place: it runs at every escape of every text scrubbed.
+func foldPrefix(t string, form ...byte) (ok, short bool) {
+	for i, f := range form {
+		if i == len(t) {
+			return false, true
+		}
+		if t[i] != f && t[i]|0x20 != f|0x20 {
+			return false, false
 		}
 	}
-	return 0, false, short
+	return true, false
 }
 
 // redactEncoded replaces every run of s that spells at least least of
@@ -90,7 +111,7 @@ func redactEncoded(s, key string, least int, cut bool) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
-		if s[i] != key[0] && strings.IndexByte(encodedEscapes, s[i]) < 0 {
+		if !mayStart(s[i], key) {
 			continue
 		}
 		end, n, open := encodedAt(s, i, key)
@@ -117,7 +138,7 @@ func redactEncoded(s, key string, least int, cut bool) string {
 func encodedTail(buf []byte, key string, window int) int {
 	s := string(buf[max(0, len(buf)-window):])
 	for i := 0; i < len(s); i++ {
-		if s[i] != key[0] && strings.IndexByte(encodedEscapes, s[i]) < 0 {
+		if !mayStart(s[i], key) {
 			continue
 		}
 		if _, _, open := encodedAt(s, i, key); open {

@@ -90,7 +90,7 @@ func (w *Writer) pass(text []byte) error {
 		return nil
 	}
 	s := scrubAll(w.forms, w.last, string(text), false)
-	w.last = w.last + s
+	w.last += s[max(0, len(s)-2):] // only the last two bytes are kept
 	w.last = w.last[max(0, len(w.last)-2):]
 	_, err := io.WriteString(w.w, s)
 	return err
