@@ -146,12 +146,12 @@ func (c *Client) GetJob(ctx context.Context, jobID string) (*Job, error) {
 }
 
 // getJob is GetJob, also for a poller, whose reads share buf (nil for
-// GetJob; see request.polling and request.buf).
+// GetJob; see request.buf).
 func (c *Client) getJob(ctx context.Context, jobID string, buf *answerBuffer) (*Job, error) {
 	if err := checkSegment("job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID), polling: buf != nil, buf: buf}
+	r := request{method: http.MethodGet, path: jobsPath + "/" + url.PathEscape(jobID), buf: buf}
 	return c.sendJob(ctx, r, jobID)
 }
 

@@ -263,12 +263,12 @@ func (c *Client) GetDeployment(ctx context.Context, statusID string) (*Deploymen
 }
 
 // getDeployment is GetDeployment, also for a poller, whose reads share buf
-// (nil for GetDeployment; see request.polling and request.buf).
+// (nil for GetDeployment; see request.buf).
 func (c *Client) getDeployment(ctx context.Context, statusID string, buf *answerBuffer) (*Deployment, error) {
 	if err := checkSegment("status ID", statusID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), polling: buf != nil, buf: buf}
+	r := request{method: http.MethodGet, path: "/v1/project/update-status/" + url.PathEscape(statusID), buf: buf}
 	w, err := sendAbout[wireDeployment](ctx, c, r, "deployment", statusID)
 	if err != nil {
 		return nil, err

@@ -47,25 +47,25 @@ type request struct {
 	// idempotent marks a POST that may be retried like a GET (it only
 	// mints a link, say). GETs are always idempotent.
 	idempotent bool
-	// polling marks a poller's read: an answer with a Retry-After goes
-	// back to the poller, which owns the waits, instead of being slept on
-	// here.
-	polling bool
-	// describe asks do for a Response even without an observer (Client.Do).
-	describe bool
+	// direct marks Client.Do: do describes the answer even without an
+	// observer, and decodes into the caller's out as it is, where the
+	// SDK's own out is cleared before each attempt's decoding, so that a
+	// retry lets go of the last attempt's.
+	direct bool
 	// stream, when set, is handed the final answer when it is a 2xx of the
 	// documented status, its body open and unread, instead of having it
 	// decoded: a streamed answer, read as it arrives. It then owns the
 	// body and must close it.
 	stream func(resp *http.Response)
-	// callersOut marks an out that is the caller's (Client.Do): it is
-	// decoded into as it is. The SDK's own is cleared before each
-	// attempt's decoding, so that a retry lets go of the last attempt's.
-	callersOut bool
 	// buf is the body buffer a poller's reads share (see pollBuffer); nil
-	// takes one from answerBuffers for the call.
+	// takes one from answerBuffers for the call. It also marks a poller's
+	// read (polling).
 	buf *answerBuffer
 }
+
+// polling reports a poller's read: an answer with a Retry-After goes back
+// to the poller, which owns the waits, instead of being slept on here.
+func (r *request) polling() bool { return r.buf != nil }
 
 func (r *request) retriedLikeGet() bool {
 	return r.idempotent || r.method == http.MethodGet || r.method == http.MethodHead
@@ -138,8 +138,8 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	}
 	// The retry layer: a read whose attempts nobody follows shares one of
 	// the client's; any other call gets one of its own (see call).
-	retry, cl, sendCtx := c.readers[r.polling], (*call)(nil), ctx
-	if !r.retriedLikeGet() || r.describe || c.observer != nil {
+	retry, cl, sendCtx := c.readers[r.polling()], (*call)(nil), ctx
+	if !r.retriedLikeGet() || r.direct || c.observer != nil {
 		cl = c.newCall(&r)
 		retry = cl.retry
 		if !r.retriedLikeGet() {
@@ -175,7 +175,6 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		body = answerBuffers.Get().(*answerBuffer)
 		defer answerBuffers.Put(body) // after the attempts: the handler below is theirs
 	}
-	body.clear = !r.callersOut
 	req.SetResponseHandler(func(resp *http.Response) error {
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return nil // the final one becomes an *APIError below
@@ -184,12 +183,12 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 			return &bodyError{status: resp.StatusCode, err: fmt.Errorf("the documented success status is %d", want)}
 		}
 		if want < 0 && (resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent) {
-			return readSuccess(ctx, resp, nil, body) // Client.Do: an answer without content leaves out as it is
+			return readSuccess(ctx, resp, nil, body, false) // Client.Do: an answer without content leaves out as it is
 		}
 		if r.stream != nil {
 			return nil // read by the caller, after do (see request.stream)
 		}
-		return c.scrubCause(readSuccess(ctx, resp, out, body))
+		return c.scrubCause(readSuccess(ctx, resp, out, body, !r.direct))
 	})
 
 	// The attempts. Only the final answer counts: the retry layer drains
@@ -204,7 +203,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		}()
 	}
 	var info *Response
-	if r.describe || c.observer != nil {
+	if r.direct || c.observer != nil {
 		info = c.describe(r.method, target[len(c.baseURL):], cl, resp)
 		if c.observer != nil {
 			c.observer(ctx, info)
@@ -254,7 +253,7 @@ type call struct {
 
 func (c *Client) newCall(r *request) *call {
 	cl := &call{maxWait: c.retryWaitMax}
-	policy := c.readers[r.polling].CheckRetry
+	policy := c.readers[r.polling()].CheckRetry
 	if !r.retriedLikeGet() {
 		policy = cl.createPolicy
 	}
@@ -436,10 +435,7 @@ const maxResponseBody = 16 << 20
 var errBodyTooLarge = fmt.Errorf("body larger than %d MiB", maxResponseBody>>20)
 
 // answerBuffer is a call's one body buffer, which its attempts share.
-type answerBuffer struct {
-	b     []byte
-	clear bool // clear out before decoding into it (see request.callersOut)
-}
+type answerBuffer struct{ b []byte }
 
 // answerBuffers hands a call's buffer on to the next call when it is done
 // (nothing decoded keeps a reference: encoding/json copies what it
@@ -453,12 +449,13 @@ var answerBuffers = sync.Pool{New: func() any { return new(answerBuffer) }}
 // the collections between reads, could let each read leave one more.
 func pollBuffer() *answerBuffer { return new(answerBuffer) }
 
-// readSuccess decodes a 2xx body into out (nil: none is wanted) and checks
-// it (see checker), bounded in size and in time: a body that never ends is
-// cut by the bound, one that stalls by the stall timeout or the context.
-// The body is read whole into buf first, and decoded from there: a decoder
-// reading the network itself grows its own buffer to twice the bound.
-func readSuccess(ctx context.Context, resp *http.Response, out any, buf *answerBuffer) error {
+// readSuccess decodes a 2xx body into out (nil: none is wanted), cleared
+// first when clear is set (see request.direct), and checks it (see
+// checker), bounded in size and in time: a body that never ends is cut by
+// the bound, one that stalls by the stall timeout or the context. The body
+// is read whole into buf first, and decoded from there: a decoder reading
+// the network itself grows its own buffer to twice the bound.
+func readSuccess(ctx context.Context, resp *http.Response, out any, buf *answerBuffer, clear bool) error {
 	defer closeOnDone(ctx, resp.Body)()
 	var err error
 	if out == nil {
@@ -469,7 +466,7 @@ func readSuccess(ctx context.Context, resp *http.Response, out any, buf *answerB
 	} else if buf.b, err = readBody(resp.Body, resp.ContentLength, buf.b); err != nil {
 		err = describeJSONError(err)
 	} else {
-		if buf.clear {
+		if clear {
 			reflect.ValueOf(out).Elem().SetZero()
 		}
 		err = decodeJSON(buf.b, out)
@@ -753,7 +750,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*R
 	if err := c.ready(ctx); err != nil {
 		return nil, err
 	}
-	r := request{method: method, want: -1, describe: true, callersOut: true}
+	r := request{method: method, want: -1, direct: true}
 	if method == "" || strings.IndexFunc(method, func(r rune) bool { return r <= ' ' || r >= 0x7f || r == '(' || r == ')' }) >= 0 {
 		return nil, invalidf("method %q is not an HTTP method", method)
 	}

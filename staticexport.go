@@ -248,12 +248,12 @@ func (c *Client) GetStaticExport(ctx context.Context, jobID string) (*StaticExpo
 }
 
 // getStaticExport is GetStaticExport, also for a poller, whose reads share
-// buf (nil for GetStaticExport; see request.polling and request.buf).
+// buf (nil for GetStaticExport; see request.buf).
 func (c *Client) getStaticExport(ctx context.Context, jobID string, buf *answerBuffer) (*StaticExport, error) {
 	if err := checkSegment("static export job ID", jobID); err != nil {
 		return nil, err
 	}
-	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), polling: buf != nil, buf: buf}
+	r := request{method: http.MethodGet, path: "/v1/static-export/jobs/" + url.PathEscape(jobID), buf: buf}
 	w, err := sendAbout[wireStaticExport](ctx, c, r, "static export", jobID)
 	if err != nil {
 		return nil, err
