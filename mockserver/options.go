@@ -127,8 +127,8 @@ type config struct {
 	outcome           Outcome // forced on every new run from the start
 
 	// limits are the rate limits by kind (routes.go). noLimits
-	// (WithoutRateLimits) turns them all off, whatever the order of the
-	// options.
+	// (WithoutRateLimits) clears them all once every option has run, so
+	// that their order does not matter.
 	limits   [numLimitKinds]ratelimit.Limit
 	noLimits bool
 

@@ -208,7 +208,7 @@ func (s *Server) admit(kind ratelimit.Kind, c *call) (reply, bool) {
 		return reply{}, true
 	}
 	k := &limits[kind]
-	lim := s.cfg.limit(kind)
+	lim := s.cfg.limits[kind]
 	if lim.N <= 0 || lim.Per <= 0 {
 		return reply{}, true
 	}

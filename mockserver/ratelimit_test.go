@@ -106,6 +106,15 @@ func TestRateLimitsCanBeTurnedOff(t *testing.T) {
 			resp.Body.Close()
 			require.Equal(t, http.StatusOK, resp.StatusCode, "%s: request %d", name, i)
 		}
+		for i := range 3 {
+			req, _ := http.NewRequest("POST", s.URL()+"/v2/agent/"+s.ProjectID()+"/job", strings.NewReader(`{"prompt":"x"}`))
+			req.Header.Set("Authorization", "Bearer "+s.APIKey())
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := mem.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Equal(t, http.StatusCreated, resp.StatusCode, "%s: job %d", name, i)
+		}
 	}
 }
 

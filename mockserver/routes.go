@@ -70,7 +70,7 @@ const (
 // follow-ups share a budget per project; analytics requests one per
 // organization, every analytics route together; deployments and previews
 // one each per organization.
-var limits = [...]struct {
+var limits = [numLimitKinds]struct {
 	bucket func(*call) string
 	what   string
 }{
@@ -97,15 +97,6 @@ func perIP(c *call) string {
 		return c.r.RemoteAddr
 	}
 	return host
-}
-
-// limit is kind's figure: none under WithoutRateLimits, whatever the
-// order of the options.
-func (c *config) limit(kind ratelimit.Kind) ratelimit.Limit {
-	if c.noLimits {
-		return ratelimit.Limit{}
-	}
-	return c.limits[kind]
 }
 
 // apiFamily is which of the service's three APIs a route belongs to: it

@@ -132,6 +132,9 @@ func newServer(opts []Option) (*Server, error) {
 	for _, opt := range opts {
 		opt(&cfg)
 	}
+	if cfg.noLimits { // whatever the order of the options
+		cfg.limits = [numLimitKinds]ratelimit.Limit{}
+	}
 	s, err := build(cfg)
 	if err != nil {
 		if cfg.listener != nil {
