@@ -333,9 +333,7 @@ one JSON array with the API's field names (path, content, metadata).`,
 				} else {
 					fmt.Fprintln(a.stdout, printable(r.Path))
 				}
-				for _, line := range printableLines(r.Content) {
-					fmt.Fprintf(a.stdout, "  %s\n", line)
-				}
+				printLines(a.stdout, "  ", r.Content)
 			}
 			return nil
 		},

@@ -161,9 +161,7 @@ func (a *app) reportDeployment(d *mintlify.Deployment, previewURL string, f *wai
 				fmt.Fprintln(a.stdout, "logs:")
 			}
 			for _, entry := range d.Logs {
-				for _, l := range printableLines(entry) {
-					fmt.Fprintf(a.stdout, "  %s\n", l)
-				}
+				printLines(a.stdout, "  ", entry)
 			}
 			if a.actions {
 				fmt.Fprintln(a.stdout, "::endgroup::")

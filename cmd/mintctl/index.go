@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -334,12 +333,10 @@ Exit codes: 0, 1 error or nothing fetched, 2 usage or configuration.`,
 					printIndexResult(a.stdout, r)
 				}
 			}
-			failed := 0
 			for _, s := range got.Statuses {
 				if s.Status != "error" {
 					continue
 				}
-				failed++
 				why := s.ErrorTag
 				if s.HTTPStatusCode != 0 {
 					why += fmt.Sprintf(", HTTP %d", s.HTTPStatusCode)
@@ -366,8 +363,7 @@ func isIndexURL(arg string) bool {
 	if err != nil || u.Host == "" {
 		return false
 	}
-	scheme := strings.ToLower(u.Scheme)
-	return scheme == "http" || scheme == "https"
+	return u.Scheme == "http" || u.Scheme == "https" // url.Parse lowers it
 }
 
 // printIndexResult prints a result's URL, ID and provenance, then its
@@ -390,38 +386,21 @@ func printIndexResult(w io.Writer, r mintlify.IndexResult) {
 		return
 	}
 	fmt.Fprintln(w)
-	printIndented(w, r.Text)
+	printLines(w, "   ", r.Text)
 	if r.Truncated {
-		fmt.Fprintf(w, "   [%d of %d characters]\n", len([]rune(r.Text)), r.TotalCharacters)
+		fmt.Fprintf(w, "   [%d of %d characters]\n", utf8.RuneCountInString(r.Text), r.TotalCharacters)
 	}
 }
 
 // printServerText prints a text from the server that has many lines (a
 // context's Markdown) line by line, each made printable. A JSON response
 // that is valid JSON (and UTF-8) is printed compact on one line through
-// safeJSON instead, so that it stays valid JSON.
+// printJSON instead, so that it stays valid JSON.
 func printServerText(w io.Writer, s string, isJSON bool) {
-	if isJSON && utf8.ValidString(s) {
-		var b bytes.Buffer
-		if json.Compact(&b, []byte(s)) == nil {
-			b.WriteByte('\n')
-			_, _ = w.Write(safeJSON(b.Bytes()))
-			return
-		}
+	if isJSON && utf8.ValidString(s) && printJSON(w, json.RawMessage(s)) == nil {
+		return
 	}
 	for _, line := range printableLines(s) {
 		fmt.Fprintln(w, line)
-	}
-}
-
-// printIndented prints each line of a text from the server indented,
-// made printable; an empty line stays empty.
-func printIndented(w io.Writer, s string) {
-	for _, line := range printableLines(s) {
-		if line == "" {
-			fmt.Fprintln(w)
-			continue
-		}
-		fmt.Fprintf(w, "   %s\n", line)
 	}
 }

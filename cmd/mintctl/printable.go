@@ -117,6 +117,18 @@ func printableLines(s string) []string {
 	return lines
 }
 
+// printLines prints a text from the server line by line (printableLines),
+// each after indent; an empty line stays empty.
+func printLines(w io.Writer, indent, s string) {
+	for _, line := range printableLines(s) {
+		if line == "" {
+			fmt.Fprintln(w)
+			continue
+		}
+		fmt.Fprintf(w, "%s%s\n", indent, line)
+	}
+}
+
 // textf writes mintctl's format with every text argument (a string, a
 // named string type such as a status, an error, a Stringer) made
 // printable: the format is mintctl's own, the arguments may come from the

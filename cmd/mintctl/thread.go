@@ -32,9 +32,7 @@ row of 'mintctl analytics conversations' (a ULID).`,
 			fmt.Fprintf(a.stdout, "thread %s, %s\n", printable(t.ID), stamp(t.CreatedAt))
 			for _, m := range t.Messages {
 				fmt.Fprintf(a.stdout, "\n%s, %s:\n", printable(m.Role), stamp(m.CreatedAt))
-				for _, line := range printableLines(m.Content) {
-					fmt.Fprintf(a.stdout, "  %s\n", line)
-				}
+				printLines(a.stdout, "  ", m.Content)
 			}
 			return nil
 		},
