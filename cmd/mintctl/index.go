@@ -204,7 +204,7 @@ func (a *app) indexContextCommand() *cobra.Command {
 hand to a model: Markdown sections (--format txt, the default) or a
 serialized JSON object of result items (--format json), printed to stdout;
 how many sources and tokens it holds goes to stderr. Nothing found, or
-nothing that fits, prints nothing and exits 0.
+nothing that fits, prints nothing on stdout and exits 0.
 
 --token-budget N bounds the answer: 1 to %d tokens (default: the API's,
 %d). --product P names a product or company as a retrieval hint. --json

@@ -172,8 +172,9 @@ process lists and CI logs):
   MINTLIFY_API_KEY     an admin key, mint_... (required)
   MINTLIFY_PROJECT_ID  the project (required)
   MINTLIFY_BASE_URL    another address, such as a mock server (optional)
-  MINTLIFY_ALLOW_HTTP  1 allows an http:// MINTLIFY_BASE_URL to a host other
-                       than loopback, the key then crossing the network in
+  MINTLIFY_ALLOW_HTTP  1 allows an http:// base URL (this one, and the
+                       assistant's and the Index's) to a host other than
+                       loopback, the key then crossing the network in
                        clear text (optional; http to 127.0.0.1 or localhost
                        needs nothing)
 
