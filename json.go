@@ -148,7 +148,7 @@ func (f jsonBool) MarshalJSON() ([]byte, error) { return orNull(f.set, f.v) }
 func boolean(v bool) jsonBool { return jsonBool{v: v, set: true} }
 
 // jsonTime is a JSON string holding a timestamp the vendor types as a plain
-// string (analytics, deployments). One the SDK cannot read is the zero
+// string (analytics, deployments, an Index result's publishedDate). One the SDK cannot read is the zero
 // time, still present; null sets null. The zero time marshals as null: the
 // SDK does not know it.
 type jsonTime struct {

@@ -302,14 +302,9 @@ const maxSeed = 100_000_000
 // the NAME=value lines GitHub Actions reads from $GITHUB_ENV: with
 // "mintctl mock -env-file "$GITHUB_ENV" &", the job's later steps talk to
 // the mock. One write, so a reader never sees half of them; a new file
-// gets 0666 less the umask.
-//
-// In bounded time, as mintctl writes its step files: a FIFO without a
-// reader (open waits for one) or one nobody empties (the write waits)
-// once hung the program before its banner, deaf to SIGINT and SIGTERM,
-// which the run's context had taken over. The open does not wait for a
-// reader, the write has a deadline where the file takes one, and the
-// attempt is given up after boundedfile.Timeout or when ctx ends.
+// gets 0666 less the umask. In bounded time (see boundedfile.Append), as
+// mintctl writes its step files: a FIFO nobody reads once hung the
+// program before its banner, deaf to SIGINT and SIGTERM.
 func writeEnvFile(ctx context.Context, path string, s *mockserver.Server) error {
 	text := fmt.Sprintf("MINTLIFY_BASE_URL=%s\nMINTLIFY_API_KEY=%s\nMINTLIFY_PROJECT_ID=%s\n", s.URL(), s.APIKey(), s.ProjectID())
 	return boundedfile.Append(path, text, ctx.Done())

@@ -85,8 +85,8 @@ func (l Limits) DecodeStrict(data []byte, v any) error {
 	return unmarshal(w.edited(), v)
 }
 
-// ItemsError is an array path of a control body holding more items than
-// its bound.
+// ItemsError is an array path of a body holding more items than its
+// bound: Limits for a control body, MaxAPIItems for an API body.
 type ItemsError struct {
 	Path string // keys joined by dots, as in Limits
 	Max  int
@@ -169,7 +169,7 @@ type walker struct {
 	strict bool
 	edits  []edit         // byte ranges to leave out or rewrite, in order
 	limits Limits         // strict only: the bounds of arrays
-	items  map[string]int // strict only: items seen per array path
+	items  map[string]int // items seen per array path, of every body
 }
 
 // edit replaces the bytes from start to end of a body with with (nil: they
