@@ -490,7 +490,7 @@ func writeTruncated(w http.ResponseWriter, rep reply) {
 // answer.
 func cutShort(w http.ResponseWriter, rc *http.ResponseController) {
 	if m, ok := w.(*memWriter); ok {
-		m.truncateAt = len(m.body)
+		m.cut = true
 		return
 	}
 	conn, _, err := rc.Hijack()

@@ -90,7 +90,7 @@ func (t memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if r.Host == "" {
 		r.Host = req.URL.Host
 	}
-	w := &memWriter{header: http.Header{}, truncateAt: -1}
+	w := &memWriter{header: http.Header{}}
 	t.s.serveHTTP(w, r, false)
 	if err := req.Context().Err(); err != nil {
 		return nil, err // the caller left before the answer, as over a socket
@@ -109,11 +109,11 @@ func (t memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	body := w.body
+	body, cut := w.body, w.cut
 	if req.Method == http.MethodHead {
-		body, w.truncateAt = nil, -1 // no body: nothing to cut
+		body, cut = nil, false // no body: nothing to cut
 	}
-	var reader io.Reader = &memBody{data: body, truncateAt: w.truncateAt}
+	var reader io.Reader = &memBody{data: body, cut: cut}
 	if w.slow > 0 {
 		reader = newTrickle(body, w.slow, req.Context(), t.s.ctx)
 	}
@@ -137,13 +137,13 @@ func (t memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // memWriter collects a response in memory, plus the fault (if any) that
 // should change how the client receives it.
 type memWriter struct {
-	header     http.Header
-	status     int
-	body       []byte
-	dropped    bool // no response at all
-	reset      bool // ... and the connection was reset rather than closed
-	truncateAt int  // < 0: whole body
-	slow       time.Duration
+	header  http.Header
+	status  int
+	body    []byte
+	dropped bool // no response at all
+	reset   bool // ... and the connection was reset rather than closed
+	cut     bool // the connection closed after body (cutShort)
+	slow    time.Duration
 }
 
 func (m *memWriter) Header() http.Header { return m.header }
@@ -155,6 +155,9 @@ func (m *memWriter) WriteHeader(status int) {
 }
 
 func (m *memWriter) Write(p []byte) (int, error) {
+	if m.cut {
+		return 0, http.ErrHijacked // as on a connection cutShort took over
+	}
 	if m.status == 0 {
 		m.status = http.StatusOK
 	}
@@ -166,30 +169,23 @@ func (m *memWriter) Flush() {}
 
 func (m *memWriter) drop(reset bool) { m.dropped, m.reset = true, reset }
 
-// memBody serves the collected body, or its first truncateAt bytes followed
-// by io.ErrUnexpectedEOF, which is what net/http reports for a body cut
-// short of its Content-Length.
+// memBody serves the collected body, followed when it was cut by
+// io.ErrUnexpectedEOF, which is what net/http reports for a body cut short
+// of its Content-Length.
 type memBody struct {
-	data       []byte
-	truncateAt int
+	data []byte
+	cut  bool
 }
 
 func (b *memBody) Read(p []byte) (int, error) {
-	limit := len(b.data)
-	if b.truncateAt >= 0 {
-		limit = min(b.truncateAt, limit)
-	}
-	if limit == 0 {
-		if b.truncateAt >= 0 {
+	if len(b.data) == 0 {
+		if b.cut {
 			return 0, io.ErrUnexpectedEOF
 		}
 		return 0, io.EOF
 	}
-	n := copy(p, b.data[:limit])
+	n := copy(p, b.data)
 	b.data = b.data[n:]
-	if b.truncateAt >= 0 {
-		b.truncateAt -= n
-	}
 	return n, nil
 }
 
