@@ -51,8 +51,7 @@ type Job struct {
 	once   sync.Once
 	bundle []byte
 
-	cost          int  // what the store counts for it; under the store's lock
-	bundleCounted bool // its bundle is in cost
+	cost int // what the store counts for it, its bundle once built; under the store's lock
 }
 
 // View is a job as seen at one instant.
@@ -131,7 +130,8 @@ func (j *Job) JSON(now time.Time) []byte {
 }
 
 // Bundle is the job's tar.gz, built once on first use. Only a completed job
-// has one.
+// has one. A stored job's is read through Store.Bundle, which counts it
+// when it builds it.
 func (j *Job) Bundle() []byte {
 	j.once.Do(func() { j.bundle = buildBundle(j) })
 	return j.bundle

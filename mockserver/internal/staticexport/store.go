@@ -45,19 +45,21 @@ func (st *Store) Add(j *Job) {
 	st.trim()
 }
 
-// Bundle is j's bundle (see Job.Bundle); the store counts its bytes once
-// it is built, and forgets the oldest jobs past the bounds.
+// Bundle is j's bundle (see Job.Bundle); the store counts its bytes when
+// it is built, once, and forgets the oldest jobs past the bounds. A
+// bundle already built costs no lock.
 func (st *Store) Bundle(j *Job) []byte {
-	b := j.Bundle()
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if !j.bundleCounted && st.jobs[j.ID] == j {
-		j.bundleCounted = true
-		j.cost += len(b)
-		st.bytes += len(b)
-		st.trim()
-	}
-	return b
+	j.once.Do(func() {
+		j.bundle = buildBundle(j)
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if st.jobs[j.ID] == j { // not forgotten meanwhile
+			j.cost += len(j.bundle)
+			st.bytes += len(j.bundle)
+			st.trim()
+		}
+	})
+	return j.bundle
 }
 
 // trim forgets the oldest jobs until the bounds hold.
