@@ -133,11 +133,20 @@ func (s *Server) eventStore(projectID string) (*analytics.Store, error) {
 	return p.events, nil
 }
 
+// MaxSeed bounds WithSeed and -seed: 100 million visits and their
+// searches, feedback and threads are about 6 GB (README.md measures 60 MB
+// a million); past it the data set cannot be held, and larger counts
+// overflowed a slice's length.
+const MaxSeed = 100_000_000
+
 // seedEvents stores the events given as options for the primary project
 // and freezes them as the state Reset returns to.
 func (s *Server) seedEvents() error {
 	st := s.projects[s.projectID].events
 	cfg := &s.cfg
+	if cfg.seed < 0 || cfg.seed > MaxSeed {
+		return fmt.Errorf("mockserver: WithSeed(%d): want 0 to %d visits", cfg.seed, MaxSeed)
+	}
 	if cfg.seed > 0 {
 		if err := st.Seed(cfg.seed, s.Now()); err != nil {
 			return fmt.Errorf("mockserver: WithSeed: %w", err)

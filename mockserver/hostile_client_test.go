@@ -444,6 +444,9 @@ func TestBundleSizesAreBoundedAndTheirTailIsPrompt(t *testing.T) {
 		assert.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", n, r.Body)
 	}
 	assert.Panics(t, func() { mockserver.New(mockserver.WithBundleSize(mockserver.MaxBundleSize + 1)).Close() }, "WithBundleSize past the bound")
+	for _, n := range []int{-5, mockserver.MaxSeed + 1} {
+		assert.Panics(t, func() { mockserver.New(mockserver.WithSeed(n)).Close() }, "WithSeed(%d)", n)
+	}
 
 	require.Equal(t, http.StatusOK, h.do("PUT", "/_mock/static-export", fmt.Sprintf(`{"bundleSize":%d}`, int64(mockserver.MaxBundleSize))).Status)
 	b := h.bundle(h.startExport(`{"domain":"docs.example.com"}`).JobID)

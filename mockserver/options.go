@@ -366,7 +366,8 @@ func WithThreads(threads ...Thread) Option {
 // program's -seed flag for the primary project: n visits and, over the
 // same pages and window, n/5 searches, n/50 feedback entries and n/200
 // assistant threads (see README.md for the ratios). It is deterministic for
-// the same n and the clock's time at start.
+// the same n and the clock's time at start. n is 0 to MaxSeed: New fails
+// on another.
 func WithSeed(n int) Option { return func(c *config) { c.seed = n } }
 
 // WithPreviews turns preview deployments on or off for every organization

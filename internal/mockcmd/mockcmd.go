@@ -158,10 +158,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *apiKey != "" && (strings.HasPrefix(*apiKey, "mint_dsc_") || strings.HasPrefix(*apiKey, "mint_us_")) {
 		return errors.New("-api-key must be an admin key: mint_dsc_ and mint_us_ are the assistant and Index keys' prefixes")
 	}
-	if *seed < 0 || *seed > maxSeed {
-		// Past the bound the data set cannot be held (a billion visits are
-		// tens of GB, and larger counts overflowed a slice's length).
-		return fmt.Errorf("-seed %d: want 0 to %d visits", *seed, maxSeed)
+	if *seed < 0 || *seed > mockserver.MaxSeed { // checked by WithSeed too; here the message names the flag
+		return fmt.Errorf("-seed %d: want 0 to %d visits", *seed, mockserver.MaxSeed)
 	}
 	if *streamDelay < 0 {
 		return errors.New("-stream-delay must not be negative")
@@ -293,10 +291,6 @@ func exposedWarning(flag string, a net.Addr) string {
 	}
 	return fmt.Sprintf("mockserver: warning: -addr %s is not a loopback address: anyone who can reach %s can drive the control API (/_mock/), which has no authentication", flag, a)
 }
-
-// maxSeed bounds -seed: 100 million visits and their searches, feedback
-// and threads are about 6 GB (the README measures 60 MB a million).
-const maxSeed = 100_000_000
 
 // writeEnvFile appends the settings a client needs to reach s to path, in
 // the NAME=value lines GitHub Actions reads from $GITHUB_ENV: with
