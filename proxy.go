@@ -827,22 +827,32 @@ func readProxyChunk(data []byte) proxyChunk {
 	}
 	for dec.More() {
 		name, err := dec.Token()
-		var raw json.RawMessage
-		if err == nil {
-			err = dec.Decode(&raw)
-		}
 		if err != nil {
+			return proxyChunk{}
+		}
+		var into *string // the members read; the others are only checked
+		switch name {
+		case "type":
+			into = &c.typ
+		case "id":
+			into = &c.id
+		case "delta":
+			into = &c.delta
+		default:
+			if dec.Decode(&skipped{}) != nil {
+				return proxyChunk{}
+			}
+			continue
+		}
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
 			return proxyChunk{}
 		}
 		var s string
 		isString := raw[0] == '"' && json.Unmarshal(raw, &s) == nil
-		switch name {
-		case "type":
-			c.typ = s
-		case "id":
-			c.id = s
-		case "delta":
-			c.delta, c.deltaAt = s, [2]int{}
+		*into = s
+		if name == "delta" {
+			c.deltaAt = [2]int{}
 			if isString {
 				end := int(dec.InputOffset())
 				c.deltaAt = [2]int{end - len(raw), end}
