@@ -452,12 +452,12 @@ func normalHost(scheme, host string) string {
 // messages, parts or context items) once cost 15 to 28 MB of allocation
 // per request, before any limit counted it.
 type proxyRequest struct {
-	Messages          proxyMessages `json:"messages"`
-	ThreadID          string        `json:"threadId"`
-	ThreadKey         string        `json:"threadKey"`
-	RetrievalPageSize *float64      `json:"retrievalPageSize"`
-	Context           proxyContext  `json:"context"`
-	CurrentPath       string        `json:"currentPath"`
+	Messages          list[proxyMessage, proxyMessagesMax] `json:"messages"`
+	ThreadID          string                               `json:"threadId"`
+	ThreadKey         string                               `json:"threadKey"`
+	RetrievalPageSize *float64                             `json:"retrievalPageSize"`
+	Context           proxyContext                         `json:"context"`
+	CurrentPath       string                               `json:"currentPath"`
 	Filter            struct {
 		Version  string `json:"version"`
 		Language string `json:"language"`
@@ -475,23 +475,11 @@ type proxyPart struct {
 	Text string `json:"text"`
 }
 
-// errProxyMessages is a conversation of more than maxProxyMessages.
-var errProxyMessages = errors.New("too many messages")
+// proxyMessagesMax bounds a conversation (a bounded list, json.go): the
+// message after maxProxyMessages is refused before it is decoded.
+type proxyMessagesMax struct{}
 
-// proxyMessages holds at most maxProxyMessages: the one after is refused
-// before it is decoded.
-type proxyMessages []proxyMessage
-
-func (m *proxyMessages) UnmarshalJSON(data []byte) error {
-	*m = nil // a repeated key: the last wins, as for any member
-	return eachItem(data, func(dec *json.Decoder, i int) error {
-		if i == maxProxyMessages {
-			return errProxyMessages
-		}
-		*m = append(*m, proxyMessage{})
-		return dec.Decode(&(*m)[i])
-	})
-}
+func (proxyMessagesMax) max() (int, string) { return maxProxyMessages, "messages" }
 
 // proxyParts keeps a message's text parts only: the others (tool calls,
 // sources, reasoning of earlier answers) are decoded one at a time and
@@ -554,7 +542,7 @@ func rebuildMessage(raw []byte) (*messageBody, int, string) {
 	var req proxyRequest
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&req); err != nil {
-		if errors.Is(err, errProxyMessages) {
+		if tooMany := (*tooManyError)(nil); errors.As(err, &tooMany) {
 			return nil, http.StatusBadRequest, fmt.Sprintf("the conversation holds more than %d messages", maxProxyMessages)
 		}
 		return nil, http.StatusBadRequest, "the request is not the JSON of a chat request"
