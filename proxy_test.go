@@ -586,3 +586,22 @@ func TestE2EProxy(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "a wrong key: the thread's 404 passes through")
 	assert.EqualValues(t, 2, srv.Credits())
 }
+
+// A conversation of more messages than the proxy relays is refused before
+// anything is sent upstream; the largest is relayed.
+func TestProxyBoundsTheConversation(t *testing.T) {
+	t.Parallel()
+	conversation := func(n int) string {
+		msg := `{"id":"u","role":"user","parts":[{"type":"text","text":"Why?"}]}`
+		return `{"messages":[` + strings.TrimSuffix(strings.Repeat(msg+",", n), ",") + `]}`
+	}
+	p := newProxied(t, streaming(wholeAnswer))
+	resp := p.post(t, conversation(51))
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Contains(t, readAll(t, resp), "more than 50 messages")
+	assert.Empty(t, p.upstream(), "nothing sent upstream")
+
+	resp = p.post(t, conversation(50))
+	assert.Equal(t, http.StatusOK, resp.StatusCode, readAll(t, resp))
+	assert.Len(t, p.upstream(), 1)
+}
