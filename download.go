@@ -222,7 +222,7 @@ func (d *download) attempt() error {
 	case resp.StatusCode == http.StatusPartialContent && resuming:
 		if got := resp.Header.Get(d.validatorField); got != d.validator {
 			return dlFatal("the storage host's partial answer is another object (%s %s, the download began %s): "+
-				"the start is already written", d.validatorField, hostText(strconv.Quote(got), 80), hostText(d.validator, 80))
+				"the start is already written", d.validatorField, hostText(strconv.Quote(got), 80), hostText(strconv.Quote(d.validator), 80))
 		}
 		if err := d.checkContentRange(resp.Header.Get("Content-Range")); err != nil {
 			return err
