@@ -5,9 +5,7 @@ package mintlify_test
 // (internal/mockcmd.Run, what `go run ./mockserver/cmd/mockserver` runs).
 
 import (
-	"context"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	mintlify "github.com/docsagent/mintlify-go"
-	"github.com/docsagent/mintlify-go/internal/mockcmd"
-	"github.com/docsagent/mintlify-go/internal/syncbuf"
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
@@ -119,29 +115,8 @@ func TestE2EAssistant(t *testing.T) {
 
 func TestE2EAssistantOnTheStandaloneMock(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	var out syncbuf.Buffer
-	done := make(chan error, 1)
-	go func() {
-		done <- mockcmd.Run(ctx, []string{"-addr", "127.0.0.1:0", "-quiet", "-stream-delay", "1ms",
-			"-assistant-key", "mint_dsc_standalone_e2e_key", "-domain", "docs.acme.test"}, &out, &out)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("the standalone mock did not stop")
-		}
-	})
-	var base string
-	require.Eventually(t, func() bool {
-		m := regexp.MustCompile(`assistant base URL (\S+)\)`).FindStringSubmatch(out.String())
-		if m != nil {
-			base = m[1]
-		}
-		return m != nil
-	}, 10*time.Second, 10*time.Millisecond, "banner: %s", &out)
+	base := standaloneMock(t, `assistant base URL (\S+)\)`, "-stream-delay", "1ms",
+		"-assistant-key", "mint_dsc_standalone_e2e_key", "-domain", "docs.acme.test")[1]
 	a := assistantAt(t, base, "mint_dsc_standalone_e2e_key", "docs.acme.test")
 	assistantE2E(t, a, "docs.acme.test")
 }

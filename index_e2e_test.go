@@ -25,10 +25,10 @@ import (
 	"github.com/docsagent/mintlify-go/internal/syncbuf"
 )
 
-// indexStandalone runs the mock program with args (on 127.0.0.1, quiet)
-// until the test ends, and returns the Index key and base URL its banner
-// prints.
-func indexStandalone(t *testing.T, args ...string) (key, base string) {
+// standaloneMock runs the mock program with args (on 127.0.0.1, quiet)
+// until the test ends, and returns the submatches of banner in what it
+// prints on start.
+func standaloneMock(t *testing.T, banner string, args ...string) []string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout, stderr syncbuf.Buffer
@@ -45,12 +45,20 @@ func indexStandalone(t *testing.T, args ...string) (key, base string) {
 			t.Error("the mock program did not stop")
 		}
 	})
-	banner := regexp.MustCompile(`index key:\s+(\S+) \(Index base URL (\S+)\)`)
+	re := regexp.MustCompile(banner)
 	var m []string
 	require.Eventually(t, func() bool {
-		m = banner.FindStringSubmatch(stdout.String())
+		m = re.FindStringSubmatch(stdout.String())
 		return m != nil
 	}, 10*time.Second, 5*time.Millisecond, "banner: %s %s", stdout.String(), stderr.String())
+	return m
+}
+
+// indexStandalone runs the mock program with args and returns the Index
+// key and base URL its banner prints.
+func indexStandalone(t *testing.T, args ...string) (key, base string) {
+	t.Helper()
+	m := standaloneMock(t, `index key:\s+(\S+) \(Index base URL (\S+)\)`, args...)
 	return m[1], m[2]
 }
 
