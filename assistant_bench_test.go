@@ -22,17 +22,16 @@ package mintlify_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,9 +55,9 @@ func firstTextLine(b *testing.B, r *bufio.Reader) {
 	}
 }
 
-func medianOf(ds []time.Duration) time.Duration {
-	slices.Sort(ds)
-	return ds[len(ds)/2]
+func medianOf[T cmp.Ordered](xs []T) T {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 func BenchmarkAssistantFirstChunk(b *testing.B) {
@@ -234,9 +233,8 @@ func bigUpstream(size, frame int) http.HandlerFunc {
 }
 
 // relayPeakHeap relays a size-byte answer through a proxy to a client
-// that discards it, and returns the peak heap above the start, sampled
-// every 200µs with the collector at GOGC 10, and the bytes the client
-// read.
+// that discards it, and returns the peak heap above the start (peakHeap)
+// with the collector at GOGC 10, and the bytes the client read.
 func relayPeakHeap(tb testing.TB, size, frame int) (peak uint64, read int64) {
 	up := httptest.NewServer(bigUpstream(size, frame))
 	defer up.Close()
@@ -259,55 +257,30 @@ func relayPeakHeap(tb testing.TB, size, frame int) (peak uint64, read int64) {
 	// A collector that runs often keeps the heap close to what is live,
 	// rather than to twice what was live at the last collection.
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	runtime.GC()
-	var base runtime.MemStats
-	runtime.ReadMemStats(&base)
-	var top atomic.Uint64
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			if m.HeapAlloc > top.Load() {
-				top.Store(m.HeapAlloc)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(200 * time.Microsecond):
-			}
+	peak = peakHeap(tb, func() {
+		req, _ := http.NewRequest(http.MethodPost, front.URL, strings.NewReader(benchQuestion))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			tb.Fatal(err)
 		}
-	}()
-	req, _ := http.NewRequest(http.MethodPost, front.URL, strings.NewReader(benchQuestion))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := client.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	read, err = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	close(stop)
-	<-sampled
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if t := top.Load(); t > base.HeapAlloc {
-		peak = t - base.HeapAlloc
-	}
+		defer resp.Body.Close()
+		if read, err = io.Copy(io.Discard, resp.Body); err != nil {
+			tb.Fatal(err)
+		}
+	})
 	return peak, read
 }
 
 func BenchmarkProxyLargeAnswer(b *testing.B) {
 	const size, frame = 64 << 20, 16 << 10
-	var peaks []time.Duration // peak bytes, sorted as durations for medianOf
+	var peaks []uint64
 	for range b.N {
 		peak, read := relayPeakHeap(b, size, frame)
 		if read < size {
 			b.Fatalf("read %d bytes of %d", read, size)
 		}
-		peaks = append(peaks, time.Duration(peak))
+		peaks = append(peaks, peak)
 	}
 	b.ReportMetric(float64(medianOf(peaks))/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(size)/(1<<20), "answer-MiB")
