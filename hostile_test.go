@@ -752,6 +752,16 @@ func hugeAnswers(t testing.TB, good string, size int) map[string]string {
 	})
 }
 
+// fillMarker is the string a body holds where fillArray puts an array.
+const fillMarker = "\x00fill\x00"
+
+// fillArray replaces the quoted fillMarker in withMarker by an array of n
+// copies of elem.
+func fillArray(withMarker, elem string, n int) string {
+	quoted, _ := json.Marshal(fillMarker)
+	return strings.Replace(withMarker, string(quoted), "["+strings.Repeat(elem+",", n-1)+elem+"]", 1)
+}
+
 // longArrays are good with each array in it filled with n(good with the
 // array marked, the element) empty elements of its kind, and an unknown
 // member holding such an array.
@@ -759,12 +769,7 @@ func longArrays(t testing.TB, good string, n func(withMarker, elem string) int) 
 	t.Helper()
 	var root any
 	require.NoError(t, json.Unmarshal([]byte(good), &root))
-	const marker = "\x00fill\x00"
-	fill := func(withMarker string, elem string) string {
-		quoted, _ := json.Marshal(marker)
-		count := n(withMarker, elem)
-		return strings.Replace(withMarker, string(quoted), "["+strings.Repeat(elem+",", count-1)+elem+"]", 1)
-	}
+	fill := func(withMarker string, elem string) string { return fillArray(withMarker, elem, n(withMarker, elem)) }
 	out := map[string]string{}
 	var walk func(v any, path []any)
 	walk = func(v any, path []any) {
@@ -781,11 +786,11 @@ func longArrays(t testing.TB, good string, n func(withMarker, elem string) int) 
 				}
 				walk(v[0], append(slices.Clone(path), 0))
 			}
-			out[pathName(path)+" of "+elem] = fill(setLeaf(t, good, path, marker), elem)
+			out[pathName(path)+" of "+elem] = fill(setLeaf(t, good, path, fillMarker), elem)
 		}
 	}
 	walk(root, nil)
-	quoted, _ := json.Marshal(marker)
+	quoted, _ := json.Marshal(fillMarker)
 	out["an unknown member of {}"] = fill(`{"unknown":`+string(quoted)+`,`+good[1:], "{}")
 	return out
 }
@@ -945,9 +950,8 @@ func TestAnswersHoldUpToTheirBounds(t *testing.T) {
 					if path == "logs" {
 						elem = []byte(line)
 					}
-					marker, _ := json.Marshal("\x00fill\x00")
-					body := strings.Replace(setPath(t, m.good, path, string(marker)), string(marker),
-						"["+strings.Repeat(string(elem)+",", n-1)+string(elem)+"]", 1)
+					quoted, _ := json.Marshal(fillMarker)
+					body := fillArray(setPath(t, m.good, path, string(quoted)), string(elem), n)
 					c, _ := answering(t, respond(m.status, body), mintlify.WithMaxRetries(0))
 					_, err = m.call(context.Background(), c)
 					if n == most {
