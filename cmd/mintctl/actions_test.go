@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -116,11 +117,7 @@ func (h *hostileAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(h.bundle)
 		return
 	}
-	send := func(status int, v any) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_ = json.NewEncoder(w).Encode(v)
-	}
+	send := func(status int, v any) { sendJSON(w, status, v) }
 	if h.mode == "error" {
 		status := http.StatusNotFound
 		if r.Method == http.MethodPost {
@@ -399,17 +396,33 @@ func TestEveryCommandAsAnActionsStep(t *testing.T) {
 	}
 }
 
+// sendJSON answers v as JSON with status: how the hostile servers of
+// these tests answer.
+func sendJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// runStep runs mintctl as a GitHub Actions step (GITHUB_ACTIONS set, env
+// added) with short retry waits: the SDK retries a GET whose answer it
+// finds malformed, and it may find a hostile server's so.
+func runStep(t *testing.T, env map[string]string, args ...string) (stdout, stderr *bytes.Buffer, code int) {
+	t.Helper()
+	env = maps.Clone(env)
+	env["GITHUB_ACTIONS"] = "true"
+	return runEnv(t, env, append([]string{"--max-retry-wait", "20ms"}, args...)...)
+}
+
 func checkActionsStep(t *testing.T, h *hostileAPI, mode string, tc actionsCase) {
 	t.Helper()
 	dir := t.TempDir()
 	outputs, summary := filepath.Join(dir, "output"), filepath.Join(dir, "summary")
 	env := map[string]string{
 		mintlify.EnvAPIKey: "mint_actions0123456789", mintlify.EnvProjectID: "p1", mintlify.EnvBaseURL: h.url,
-		"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": outputs, "GITHUB_STEP_SUMMARY": summary,
+		"GITHUB_OUTPUT": outputs, "GITHUB_STEP_SUMMARY": summary,
 	}
-	// Short retry waits: the SDK retries a GET whose answer it finds
-	// malformed, and it may find the hostile IDs so.
-	stdout, stderr, code := runEnv(t, env, append([]string{"--max-retry-wait", "20ms"}, tc.args...)...)
+	stdout, stderr, code := runStep(t, env, tc.args...)
 	what := fmt.Sprintf("%s: mintctl %q", mode, tc.args)
 
 	want, ok := tc.code[mode]

@@ -91,11 +91,7 @@ func TestStreamTextUnderEverySplit(t *testing.T) {
 // "broken" breaks the answer off with a hostile error chunk.
 func hostileAssistant(t *testing.T, mode string) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		send := func(status int, v any) {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			_ = json.NewEncoder(w).Encode(v)
-		}
+		send := func(status int, v any) { sendJSON(w, status, v) }
 		if mode == "error" {
 			send(http.StatusInternalServerError, map[string]any{"message": hv("error")})
 			return
@@ -172,9 +168,9 @@ func TestAssistantCommandsAsActionsSteps(t *testing.T) {
 		env := map[string]string{
 			mintlify.EnvAssistantAPIKey: "mint_dsc_actions0123456789", mintlify.EnvDomain: "docs.example.com",
 			mintlify.EnvAssistantBaseURL: hostileAssistant(t, tt.mode),
-			"GITHUB_ACTIONS":             "true", "GITHUB_OUTPUT": outputs, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
+			"GITHUB_OUTPUT":              outputs, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		}
-		stdout, stderr, code := runEnv(t, env, append([]string{"--max-retry-wait", "20ms"}, tt.args...)...)
+		stdout, stderr, code := runStep(t, env, tt.args...)
 		assert.Equal(t, tt.code, code, "%s\nstderr: %s", what, stderr.String())
 		checkRunnerLog(t, what+" stdout", stdout.String())
 		// --json's threadKey is for a later step: mintctl has the runner

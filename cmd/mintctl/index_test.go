@@ -53,11 +53,7 @@ func hostileIndex(t *testing.T, mode string) string {
 			"siteName": hv("site"), "breadcrumbs": []string{hv("crumb 1"), hv("crumb 2")}, "publishedDate": hv("date")}
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		send := func(status int, v any) {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			_ = json.NewEncoder(w).Encode(v)
-		}
+		send := func(status int, v any) { sendJSON(w, status, v) }
 		var body struct {
 			Format string `json:"format"`
 		}
@@ -124,9 +120,8 @@ func TestIndexCommandsAsAnActionsStep(t *testing.T) {
 	} {
 		t.Run(tc.mode+" "+strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
-			env := map[string]string{mintlify.EnvIndexAPIKey: "mint_us_actions0123456789", mintlify.EnvIndexBaseURL: hostileIndex(t, tc.mode),
-				"GITHUB_ACTIONS": "true"}
-			stdout, stderr, code := runEnv(t, env, append([]string{"--max-retry-wait", "20ms"}, tc.args...)...)
+			env := map[string]string{mintlify.EnvIndexAPIKey: "mint_us_actions0123456789", mintlify.EnvIndexBaseURL: hostileIndex(t, tc.mode)}
+			stdout, stderr, code := runStep(t, env, tc.args...)
 			what := fmt.Sprintf("%s: mintctl %q", tc.mode, tc.args)
 			require.Equal(t, tc.code, code, "%s\nstdout: %s\nstderr: %s", what, stdout.String(), stderr.String())
 			checkRunnerLog(t, what+" stdout", stdout.String())
