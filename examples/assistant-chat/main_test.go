@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/examples/internal/demo"
 	"github.com/docsagent/mintlify-go/internal/syncbuf"
 )
 
@@ -28,8 +28,7 @@ import (
 // example's handler, on the bundled mock, over loopback.
 func onMock(t *testing.T) (url string, log string) {
 	t.Helper()
-	t.Setenv(mintlify.EnvAssistantAPIKey, "") // restored after the test
-	os.Unsetenv(mintlify.EnvAssistantAPIKey)
+	demo.UnsetEnv(t, mintlify.EnvAssistantAPIKey)
 	var buf bytes.Buffer
 	a, stop, err := connect(&buf)
 	require.NoError(t, err)
@@ -170,8 +169,7 @@ const { ask } = require(process.argv[1]);
 }
 
 func TestServesUntilCancelled(t *testing.T) {
-	t.Setenv(mintlify.EnvAssistantAPIKey, "")
-	os.Unsetenv(mintlify.EnvAssistantAPIKey)
+	demo.UnsetEnv(t, mintlify.EnvAssistantAPIKey)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := ln.Addr().String()

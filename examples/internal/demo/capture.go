@@ -23,10 +23,13 @@ func RunOnMock(t *testing.T, run func(ctx context.Context) error) (string, error
 
 // UnsetKey unsets MINTLIFY_API_KEY for the test (set but empty is not
 // the same: it is an error).
-func UnsetKey(t *testing.T) {
+func UnsetKey(t *testing.T) { UnsetEnv(t, mintlify.EnvAPIKey) }
+
+// UnsetEnv unsets the variable name for the test, and restores it after.
+func UnsetEnv(t *testing.T, name string) {
 	t.Helper()
-	t.Setenv(mintlify.EnvAPIKey, "") // restores the old value after the test
-	os.Unsetenv(mintlify.EnvAPIKey)
+	t.Setenv(name, "") // restores the old value after the test
+	os.Unsetenv(name)
 }
 
 // CaptureStdout runs fn with os.Stdout sent to a file and returns what it
