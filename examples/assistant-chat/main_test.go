@@ -210,3 +210,47 @@ func TestArguments(t *testing.T) {
 	_, err = parse([]string{"extra"}, &bytes.Buffer{})
 	assert.ErrorContains(t, err, "unexpected arguments")
 }
+
+// The page's stream reader, run by node when it is installed, over reads
+// cut at awkward places: a \r\n split between two reads, and a frame
+// split inside its JSON. A stream that breaks off is an error, and the
+// question it did not answer leaves the conversation.
+func TestChatScriptReadsCutStreams(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	script := `
+const { readChatStream, ask } = require(process.argv[1]);
+const reads = (parts) => { let i = 0; return { ok: true, headers: { get: () => null }, body: { getReader: () => ({
+  read: async () => i < parts.length ? { value: new TextEncoder().encode(parts[i++]), done: false } : { done: true } }) } }; };
+(async () => {
+  const deltas = [];
+  await readChatStream(reads(['data: {"type":"text-delta","delta":"a"}\r\n\r', '\n', 'data: {"type":"text-del', 'ta","delta":"b"}\r\n\r\n', 'data: [DONE]\r\n\r\n']),
+    (c) => deltas.push(c.delta));
+  const state = { messages: [], threadId: "", threadKey: "" };
+  global.fetch = async () => reads(['data: {"type":"text-delta","delta":"c"}\n\n']);
+  let broke = "";
+  await ask("/api/chat", state, "Why?", () => {}).catch((e) => { broke = e.message; });
+  console.log(JSON.stringify({ deltas, broke, messages: state.messages.length }));
+})().catch((e) => { console.error(e); process.exit(1); });
+`
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	abs, err := filepath.Abs("static/chat.js")
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, node, "-e", script, abs)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	var got struct {
+		Deltas   []string
+		Broke    string
+		Messages int
+	}
+	require.NoError(t, json.Unmarshal(out, &got), string(out))
+	assert.Equal(t, []string{"a", "b"}, got.Deltas)
+	assert.Equal(t, "the answer broke off", got.Broke)
+	assert.Zero(t, got.Messages, "the unanswered question is not kept")
+}

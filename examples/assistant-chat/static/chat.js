@@ -16,7 +16,8 @@ async function readChatStream(response, onChunk) {
     if (done) {
       throw new Error("the answer broke off");
     }
-    buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, "\n");
+    // On the whole buffer: a \r\n may be split between two reads.
+    buffer = (buffer + decoder.decode(value, { stream: true })).replace(/\r\n/g, "\n");
     let end;
     while ((end = buffer.indexOf("\n\n")) >= 0) {
       const frame = buffer.slice(0, end);
@@ -55,19 +56,24 @@ async function ask(url, state, question, onText) {
   state.threadKey = response.headers.get("X-Thread-Key") || state.threadKey;
   let text = "";
   const sources = [];
-  await readChatStream(response, (chunk) => {
-    switch (chunk.type) {
-      case "text-delta":
-        text += chunk.delta;
-        onText(text);
-        break;
-      case "source-url":
-        sources.push({ url: chunk.url, title: chunk.title || chunk.url });
-        break;
-      case "error":
-        throw new Error(chunk.errorText || "the assistant failed");
-    }
-  });
+  try {
+    await readChatStream(response, (chunk) => {
+      switch (chunk.type) {
+        case "text-delta":
+          text += chunk.delta;
+          onText(text);
+          break;
+        case "source-url":
+          sources.push({ url: chunk.url, title: chunk.title || chunk.url });
+          break;
+        case "error":
+          throw new Error(chunk.errorText || "the assistant failed");
+      }
+    });
+  } catch (err) {
+    state.messages.pop(); // as for a refusal: the question was not answered
+    throw err;
+  }
   state.messages.push({ id: crypto.randomUUID(), role: "assistant", parts: [{ type: "text", text }] });
   return { text, sources };
 }
