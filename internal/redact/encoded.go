@@ -17,16 +17,21 @@ const encodedEscapes = `%\`
 // first character, or an escape. It is asked of every byte scrubbed.
 func mayStart(c byte, key string) bool { return c == key[0] || c == '%' || c == '\\' }
 
-// maxEncodedChar is the longest escape of one character that a Writer
-// holds back whole: "%25XX", or "\u00XX" after up to three backslashes.
-// A longer escape split across writes is still found if its run of key
-// characters reaches MinEchoedPrefix on either side of the cut.
-const maxEncodedChar = 8
+// maxEncodedChar is the longest escape of one character, which a Writer
+// holds back whole: "%25XX", or "\u00XX" after maxBackslashes backslashes.
+const maxEncodedChar = maxBackslashes + len(`u00XX`)
+
+// maxBackslashes is the most backslashes an escape is read with: one for a
+// JSON escape, two once that is quoted again (as %q quotes a server's
+// value), three for good measure. The key in an escape with more is still
+// found, from its last three on; bounding them lets a Writer bound what it
+// holds back.
+const maxBackslashes = 3
 
 // encodedAt reports how far s, from i on, spells the start of key with
 // each character as it is or escaped: percent-encoded once or twice (%6D,
-// %256D, hex digits in either case) or JSON-escaped (\u006d, after any
-// number of backslashes, for an escape that was itself escaped). It
+// %256D, hex digits in either case) or JSON-escaped (\u006d, after up to
+// maxBackslashes backslashes, for an escape that was itself escaped). It
 // returns the end of the run, how many of key's characters it spells, and
 // whether s ended inside the run (more text might go on spelling the key).
 func encodedAt(s string, i int, key string) (end, n int, open bool) {
@@ -70,11 +75,16 @@ func escapeOf(t string, c byte) (width int, ok, short bool) {
 		}
 		return 0, false, short || again
 	case '\\':
+		// Up to three: a longer run is read from its last three, so that
+		// the whole text and a Writer's parts of it end a run alike.
 		j := 1
-		for j < len(t) && t[j] == '\\' {
+		for j < len(t) && t[j] == '\\' && j <= maxBackslashes {
 			j++
 		}
-		if j == len(t) {
+		switch {
+		case j > maxBackslashes:
+			return 0, false, false
+		case j == len(t):
 			return 0, false, true // only backslashes so far
 		}
 		if ok, short = foldPrefix(t[j:], 'u', '0', '0', hi, lo); ok {

@@ -106,6 +106,7 @@ func TestWriterScrubsAsTheScrubber(t *testing.T) {
 		"Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("user:"+echoKey)) + "\n",
 		"cut short: " + echoKey[:MinEchoedPrefix+3] + "...",
 		"ends in a start: " + echoKey[:MinEchoedPrefix+1],
+		"a flood: " + strings.Repeat(`\\`, 300) + "u006d" + echoKey[1:MinEchoedPrefix+2] + "!",
 	}
 	for _, text := range texts {
 		want := New(echoKey)(text, false)
@@ -124,12 +125,42 @@ func FuzzWriter(f *testing.F) {
 	f.Add("before "+key+" after", uint8(3))
 	f.Add(key[:5]+key+key[:12], uint8(1))
 	f.Add("mmmmint_fuzzkey0123456789m", uint8(7))
+	f.Add(key[:13]+"1p", uint8(1)) // "1p" starts a base64 copy of the key
 	f.Fuzz(func(t *testing.T, text string, size uint8) {
 		n := int(size)%32 + 1
 		if got, want := writeInPieces(t, key, text, n), New(key)(text, false); got != want {
 			t.Fatalf("writes of %d bytes:\n got %q\nwant %q", n, got, want)
 		}
 	})
+}
+
+// The writer agrees with the scrubber on texts where copies of the key
+// meet and overlap: a start of the key running into a base64 copy that
+// begins with the key's next character, an escaped character ending a
+// run, hashes before a marker. Every join of three pieces, in writes of
+// every size.
+func TestWriterWhereCopiesMeet(t *testing.T) {
+	t.Parallel()
+	const key = "mint_fuzzkey0123456789"
+	core := formsOf(key).needles[2] // the base64 copy that starts "1p"
+	pieces := []string{
+		key[:5], key[:12], key[:13], key[:21], key, core[:2], core, core[:9],
+		"%31", `\u0031`, "%6d", "p", "m", "##",
+	}
+	scrub := New(key)
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				text := a + b + c
+				want := scrub(text, false)
+				for size := 1; size <= len(text); size++ {
+					if got := writeInPieces(t, key, text, size); got != want {
+						t.Fatalf("%q in writes of %d bytes:\n got %q\nwant %q", text, size, got, want)
+					}
+				}
+			}
+		}
+	}
 }
 
 // Several keys (a program holding an admin and an assistant key): each is

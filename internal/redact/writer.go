@@ -2,6 +2,7 @@ package redact
 
 import (
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -16,6 +17,7 @@ type Writer struct {
 	forms   []*forms // none: no key, nothing to scrub
 	first   [256]bool
 	longest int    // the longest needle's length
+	window  int    // the longest copy of a key, escaped or not
 	pending []byte // held back: it could start a copy of the key
 	last    string // the last two bytes passed on (see scrubAll)
 }
@@ -29,6 +31,7 @@ func NewWriter(w io.Writer, keys ...string) *Writer {
 			out.first[n[0]] = true
 			out.longest = max(out.longest, len(n))
 		}
+		out.window = max(out.window, out.longest, maxEncodedChar*len(f.key))
 	}
 	return out
 }
@@ -46,12 +49,76 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if len(w.pending) > 0 {
 		buf = append(w.pending, p...)
 	}
-	hold := w.heldTail(buf)
-	if err := w.pass(buf[:len(buf)-hold]); err != nil {
+	cut := w.cutAt(buf)
+	if err := w.pass(buf[:cut]); err != nil {
 		return 0, err
 	}
-	w.pending = append(w.pending[:0], buf[len(buf)-hold:]...)
+	w.pending = append(w.pending[:0], buf[cut:]...)
 	return len(p), nil
+}
+
+// cutAt is where buf can be split, the text before passed on now and the
+// rest held back, with the two scrubbed apart as the scrubber would scrub
+// them together: before every tail that could start a copy of the key, and
+// before every copy that crosses that point. A copy that crosses it moves
+// it back to the copy's start, where another may cross; it stops where
+// none does.
+func (w *Writer) cutAt(buf []byte) int {
+	cut := len(buf) - w.heldTail(buf)
+	for {
+		start := w.crossing(buf, cut)
+		if start == cut {
+			return cut
+		}
+		cut = start
+	}
+}
+
+// crossing returns the start of a copy of the key that begins before cut
+// and ends after it, or cut when none does. Where copies overlap (a start
+// of the key, then a base64 copy that begins with the key's next
+// character), the scrubber, given the whole text, redacts the first and
+// lets it swallow the second's first bytes; given the text in two parts,
+// it would redact each part's own.
+func (w *Writer) crossing(buf []byte, cut int) int {
+	// No copy is longer than the window: only the text around cut is read.
+	lo := max(0, cut-w.window)
+	s, cut := string(buf[lo:min(len(buf), cut+w.window)]), cut-lo
+	for _, f := range w.forms {
+		least := min(MinEchoedPrefix, len(f.key))
+		for i := max(0, cut-maxEncodedChar*len(f.key)); i < cut; i++ {
+			if !mayStart(s[i], f.key) {
+				continue
+			}
+			if end, n, _ := encodedAt(s, i, f.key); n >= least && end > cut {
+				return lo + i
+			}
+		}
+		for _, start := range f.starts {
+			for i := max(0, cut-len(start)); i < cut; i++ {
+				if n := commonPrefix(s[i:], start); n >= min(least, len(start)) && i+n > cut {
+					return lo + i
+				}
+			}
+		}
+		for _, n := range f.needles {
+			for i := max(0, cut-len(n)+1); i < cut; i++ {
+				if strings.HasPrefix(s[i:], n) {
+					return lo + i
+				}
+			}
+		}
+	}
+	return lo + cut
+}
+
+// commonPrefix is the length of the longest common start of a and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // heldTail is the length of the longest tail of buf that is a proper start
