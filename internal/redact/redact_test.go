@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"strconv"
 	"strings"
@@ -160,6 +161,44 @@ func TestWriterWhereCopiesMeet(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Two keys that share their first 16 characters (an admin and an
+// assistant key of one organization), their copies and pieces of them
+// joined at random and written in writes of random sizes: the writer
+// agrees with the scrubber. The seed is fixed, so a failure repeats.
+func TestWriterRandomJoins(t *testing.T) {
+	t.Parallel()
+	keys := []string{"mint_fuzzkey0123456789", "mint_fuzzkey0123abcdefgh"}
+	pieces := []string{"%31", `\u0031`, `\\`, "%", "%25", "%6d", "%256D", "p", "m", "##", `\\u0030`, "1", "%7", `\u00`, "_"}
+	for _, k := range keys {
+		pieces = append(pieces, k[:5], k[:12], k[:13], k)
+		for _, n := range formsOf(k).needles {
+			pieces = append(pieces, n, n[:2], n[:len(n)/2], n[len(n)/2:])
+		}
+	}
+	scrub := New(keys...)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		var text strings.Builder
+		for range 1 + r.IntN(6) {
+			p := pieces[r.IntN(len(pieces))]
+			if r.IntN(4) == 0 {
+				p = p[r.IntN(len(p)):] // a copy's end
+			}
+			text.WriteString(p)
+		}
+		size := 1 + r.IntN(text.Len())
+		var out strings.Builder
+		w := NewWriter(&out, keys...)
+		for rest := text.String(); rest != ""; {
+			k := min(size, len(rest))
+			_, _ = w.Write([]byte(rest[:k]))
+			rest = rest[k:]
+		}
+		require.NoError(t, w.Flush())
+		require.Equal(t, scrub(text.String(), false), out.String(), "%q in writes of %d bytes", text.String(), size)
 	}
 }
 
