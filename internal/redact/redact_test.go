@@ -202,6 +202,22 @@ func TestWriterRandomJoins(t *testing.T) {
 	}
 }
 
+// A made-up key whose start repeats inside it makes every run of its
+// letter a chain of overlapping copies: the writer still passes text on as
+// it comes, holding back a bounded tail, not the whole text.
+func TestWriterHoldsBackABoundedTail(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	w := NewWriter(&out, strings.Repeat("a", 16))
+	for range 20000 {
+		_, err := w.Write([]byte("a"))
+		require.NoError(t, err)
+	}
+	assert.Greater(t, out.Len(), 0, "nothing passed on before Flush")
+	require.NoError(t, w.Flush())
+	assert.NotContains(t, out.String(), strings.Repeat("a", MinEchoedPrefix))
+}
+
 // Several keys (a program holding an admin and an assistant key): each is
 // scrubbed, by the scrubber and by a writer cut anywhere.
 func TestSeveralKeys(t *testing.T) {

@@ -62,13 +62,20 @@ func (w *Writer) Write(p []byte) (int, error) {
 // them together: before every tail that could start a copy of the key, and
 // before every copy that crosses that point. A copy that crosses it moves
 // it back to the copy's start, where another may cross; it stops where
-// none does.
+// none does. Copies chain only where a key's start repeats inside it
+// ("aaaa..."), which no service key does: a chain longer than two windows
+// is passed on in a block, each copy within it scrubbed, so that such a
+// key neither holds back a whole text nor lets it through a byte at a time.
 func (w *Writer) cutAt(buf []byte) int {
-	cut := len(buf) - w.heldTail(buf)
-	for {
+	held := len(buf) - w.heldTail(buf)
+	floor := held - 2*w.window
+	for cut := held; ; {
 		start := w.crossing(buf, cut)
-		if start == cut {
+		switch {
+		case start == cut:
 			return cut
+		case start < floor:
+			return held
 		}
 		cut = start
 	}
