@@ -130,7 +130,7 @@ func redactEncoded(s, key string, least int, cut bool) string {
 			b.WriteString(s[last:i])
 			b.WriteString(Redacted)
 			last, i = end, end-1
-		case cut && open && end == len(s) && n >= minKeyPrefix:
+		case cut && open && n >= minKeyPrefix:
 			b.WriteString(s[last:i])
 			last, i = len(s), len(s)
 		}

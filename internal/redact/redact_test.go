@@ -324,6 +324,16 @@ func decodeEscapes(s string) string {
 	return s
 }
 
+// A text cut short inside an escape loses the start of the key before it
+// too, as a text cut inside the key's plain characters does.
+func TestCutInsideAnEscape(t *testing.T) {
+	t.Parallel()
+	scrub := New(echoKey)
+	for _, text := range []string{"x " + echoKey[:8] + "%6", "x " + echoKey[:8] + `\u00`, "x %6Dint_ec%25"} {
+		assert.Equal(t, "x ", scrub(text, true), text)
+	}
+}
+
 // The key with any of its characters escaped is redacted as the key is,
 // by the scrubber and by a writer however the text is cut into writes;
 // the text around it is kept.
@@ -340,7 +350,7 @@ func TestEncodedEchoes(t *testing.T) {
 		}
 		// Cut short inside the echo: what is left does not end in a start
 		// of the key.
-		for n := len(`{"error":"bad key `) + 1; n < len(text)-10; n += 7 {
+		for n := len(`{"error":"bad key `) + 1; n < len(text)-10; n++ {
 			got := scrub(text[:n], true)
 			assert.NotContains(t, decodeEscapes(got), echoKey[:minKeyPrefix+1], "%s cut at %d: %q", name, n, got)
 		}
