@@ -18,15 +18,16 @@ const encodedEscapes = `%\`
 func mayStart(c byte, key string) bool { return c == key[0] || c == '%' || c == '\\' }
 
 // maxEncodedChar is the longest escape of one character, which a Writer
-// holds back whole: "%25XX", or "\u00XX" after maxBackslashes backslashes.
+// holds back whole: "%25XX", or "u00XX" after maxBackslashes backslashes.
 const maxEncodedChar = maxBackslashes + len(`u00XX`)
 
-// maxBackslashes is the most backslashes an escape is read with: one for a
-// JSON escape, two once that is quoted again (as %q quotes a server's
-// value), three for good measure. The key in an escape with more is still
-// found, from its last three on; bounding them lets a Writer bound what it
-// holds back.
-const maxBackslashes = 3
+// maxBackslashes is the most backslashes an escape is read with. A JSON
+// escape has one, and each quoting doubles them (as %q quotes a server's
+// value): two, then four. Seven reads escapes quoted twice over; an escape
+// with eight or more is not read, so a key JSON-escaped, then quoted three
+// times, is not
+// found. Bounding them lets a Writer bound what it holds back.
+const maxBackslashes = 7
 
 // encodedAt reports how far s, from i on, spells the start of key with
 // each character as it is or escaped: percent-encoded once or twice (%6D,
@@ -75,8 +76,8 @@ func escapeOf(t string, c byte) (width int, ok, short bool) {
 		}
 		return 0, false, short || again
 	case '\\':
-		// Up to three: a longer run is read from its last three, so that
-		// the whole text and a Writer's parts of it end a run alike.
+		// Up to maxBackslashes: the whole text and a Writer's parts of it
+		// then read a long run of them alike.
 		j := 1
 		for j < len(t) && t[j] == '\\' && j <= maxBackslashes {
 			j++

@@ -294,6 +294,7 @@ func encodedEchoes() map[string]string {
 		"percent every byte, twice":  url.QueryEscape(escapeEvery(echoKey, pct)),
 		"JSON-escape every byte":     escapeEvery(echoKey, func(c byte) string { return fmt.Sprintf(`\u%04x`, c) }),
 		"JSON-escape, quoted again":  escapeEvery(echoKey, func(c byte) string { return fmt.Sprintf(`\\u%04X`, c) }),
+		"JSON-escape, quoted twice":  escapeEvery(echoKey, func(c byte) string { return fmt.Sprintf(`\\\\u%04x`, c) }),
 		"JSON-escape the first byte": `\u006d` + echoKey[1:],
 		"JSON-escape the last byte":  echoKey[:len(echoKey)-1] + fmt.Sprintf(`\u%04x`, echoKey[len(echoKey)-1]),
 		"percent the first byte":     "%6d" + echoKey[1:],
