@@ -25,8 +25,8 @@ const maxEncodedChar = maxBackslashes + len(`u00XX`)
 // escape has one, and each quoting doubles them (as %q quotes a server's
 // value): two, then four. Seven reads escapes quoted twice over; an escape
 // with eight or more is not read, so a key JSON-escaped, then quoted three
-// times, is not
-// found. Bounding them lets a Writer bound what it holds back.
+// times, is not found. Bounding them lets a Writer bound what it holds
+// back.
 const maxBackslashes = 7
 
 // encodedAt reports how far s, from i on, spells the start of key with
