@@ -143,11 +143,9 @@ func redactEncoded(s, key string, least int, cut bool) string {
 	return b.String()
 }
 
-// encodedTail is the length of the longest tail of buf, within the last
-// window bytes, from which the text may go on to spell key escaped: a
-// Writer holds it back until it knows.
-func encodedTail(buf []byte, key string, window int) int {
-	s := string(buf[max(0, len(buf)-window):])
+// encodedTail is the length of the longest tail of s from which the text
+// may go on to spell key escaped: a Writer holds it back until it knows.
+func encodedTail(s, key string) int {
 	for i := 0; i < len(s); i++ {
 		if !mayStart(s[i], key) {
 			continue

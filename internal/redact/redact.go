@@ -74,6 +74,8 @@ func formsOfAll(keys []string) []*forms {
 // forms are the copies of one key that a text may hold.
 type forms struct {
 	key string
+	// span is the longest text that spells the key escaped (encodedAt).
+	span int
 	// needles are replaced wherever they appear.
 	needles []string
 	// starts are the key's textual forms: a long enough start of any of
@@ -98,7 +100,7 @@ func formsOf(key string) *forms {
 	for _, n := range needles[:len(needles):len(needles)] {
 		needles = append(needles, strings.Trim(strconv.Quote(n), `"`), url.QueryEscape(n))
 	}
-	return &forms{key: key, needles: unique(needles), starts: starts}
+	return &forms{key: key, span: maxEncodedChar * len(key), needles: unique(needles), starts: starts}
 }
 
 func (f *forms) scrub(s string, cut bool) string {

@@ -31,7 +31,7 @@ func NewWriter(w io.Writer, keys ...string) *Writer {
 			out.first[n[0]] = true
 			out.longest = max(out.longest, len(n))
 		}
-		out.window = max(out.window, out.longest, maxEncodedChar*len(f.key))
+		out.window = max(out.window, out.longest, f.span)
 	}
 	return out
 }
@@ -49,11 +49,12 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if len(w.pending) > 0 {
 		buf = append(w.pending, p...)
 	}
-	cut := w.cutAt(buf)
-	if err := w.pass(buf[:cut]); err != nil {
+	s := string(buf) // the one copy: every scan below reads it
+	cut := w.cutAt(s)
+	if err := w.pass(s[:cut]); err != nil {
 		return 0, err
 	}
-	w.pending = append(w.pending[:0], buf[cut:]...)
+	w.pending = append(w.pending[:0], s[cut:]...)
 	return len(p), nil
 }
 
@@ -62,15 +63,15 @@ func (w *Writer) Write(p []byte) (int, error) {
 // them together: before every tail that could start a copy of the key, and
 // before every copy that crosses that point. A copy that crosses it moves
 // it back to the copy's start, where another may cross; it stops where
-// none does. Copies chain only where a key's start repeats inside it
-// ("aaaa..."), which no service key does: a chain longer than two windows
+// none does. Long chains need a key whose start repeats inside it
+// ("aaaa..."), which no service key is: a chain longer than two windows
 // is passed on in a block, each copy within it scrubbed, so that such a
 // key neither holds back a whole text nor lets it through a byte at a time.
-func (w *Writer) cutAt(buf []byte) int {
-	held := len(buf) - w.heldTail(buf)
+func (w *Writer) cutAt(s string) int {
+	held := len(s) - w.heldTail(s)
 	floor := held - 2*w.window
 	for cut := held; ; {
-		start := w.crossing(buf, cut)
+		start := w.crossing(s, cut)
 		switch {
 		case start == cut:
 			return cut
@@ -82,41 +83,40 @@ func (w *Writer) cutAt(buf []byte) int {
 }
 
 // crossing returns the start of a copy of the key that begins before cut
-// and ends after it, or cut when none does. Where copies overlap (a start
-// of the key, then a base64 copy that begins with the key's next
-// character), the scrubber, given the whole text, redacts the first and
-// lets it swallow the second's first bytes; given the text in two parts,
-// it would redact each part's own.
-func (w *Writer) crossing(buf []byte, cut int) int {
-	// No copy is longer than the window: only the text around cut is read.
-	lo := max(0, cut-w.window)
-	s, cut := string(buf[lo:min(len(buf), cut+w.window)]), cut-lo
+// and ends after it, or cut when none does. Copies of a key overlap where
+// a start of it runs into a base64 copy that begins with its next
+// character: given the whole text, the scrubber redacts the first and lets
+// it swallow the second's first bytes; given the text in two parts, it
+// would redact each part's own.
+func (w *Writer) crossing(s string, cut int) int {
 	for _, f := range w.forms {
 		least := min(MinEchoedPrefix, len(f.key))
-		for i := max(0, cut-maxEncodedChar*len(f.key)); i < cut; i++ {
+		// The key as sent, and escaped character by character.
+		for i := max(0, cut-f.span); i < cut; i++ {
 			if !mayStart(s[i], f.key) {
 				continue
 			}
 			if end, n, _ := encodedAt(s, i, f.key); n >= least && end > cut {
-				return lo + i
+				return i
 			}
 		}
-		for _, start := range f.starts {
+		// Its other textual forms (starts[0] is the key, read above).
+		for _, start := range f.starts[1:] {
 			for i := max(0, cut-len(start)); i < cut; i++ {
 				if n := commonPrefix(s[i:], start); n >= min(least, len(start)) && i+n > cut {
-					return lo + i
+					return i
 				}
 			}
 		}
 		for _, n := range f.needles {
 			for i := max(0, cut-len(n)+1); i < cut; i++ {
-				if strings.HasPrefix(s[i:], n) {
-					return lo + i
+				if w.first[s[i]] && strings.HasPrefix(s[i:], n) {
+					return i
 				}
 			}
 		}
 	}
-	return lo + cut
+	return cut
 }
 
 // commonPrefix is the length of the longest common start of a and b.
@@ -128,28 +128,28 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// heldTail is the length of the longest tail of buf that is a proper start
+// heldTail is the length of the longest tail of s that is a proper start
 // of a needle (every textual form of the key is one), or from which the
 // text may go on to spell the key with its characters escaped.
-func (w *Writer) heldTail(buf []byte) int {
+func (w *Writer) heldTail(s string) int {
 	hold := 0
 	for _, f := range w.forms {
-		hold = max(hold, encodedTail(buf, f.key, maxEncodedChar*len(f.key)))
+		hold = max(hold, encodedTail(s[max(0, len(s)-f.span):], f.key))
 	}
-	return max(hold, w.needleTail(buf))
+	return max(hold, w.needleTail(s))
 }
 
-// needleTail is the length of the longest tail of buf that is a proper
+// needleTail is the length of the longest tail of s that is a proper
 // start of a needle.
-func (w *Writer) needleTail(buf []byte) int {
-	for i := max(0, len(buf)-w.longest+1); i < len(buf); i++ {
-		if !w.first[buf[i]] {
+func (w *Writer) needleTail(s string) int {
+	for i := max(0, len(s)-w.longest+1); i < len(s); i++ {
+		if !w.first[s[i]] {
 			continue
 		}
-		tail := buf[i:]
+		tail := s[i:]
 		for _, f := range w.forms {
 			for _, n := range f.needles {
-				if len(tail) < len(n) && n[:len(tail)] == string(tail) {
+				if len(tail) < len(n) && strings.HasPrefix(n, tail) {
 					return len(tail)
 				}
 			}
@@ -159,11 +159,11 @@ func (w *Writer) needleTail(buf []byte) int {
 }
 
 // pass writes text, scrubbed.
-func (w *Writer) pass(text []byte) error {
+func (w *Writer) pass(text string) error {
 	if len(text) == 0 {
 		return nil
 	}
-	s := scrubAll(w.forms, w.last, string(text), false)
+	s := scrubAll(w.forms, w.last, text, false)
 	w.last += s[max(0, len(s)-2):] // only the last two bytes are kept
 	w.last = w.last[max(0, len(w.last)-2):]
 	_, err := io.WriteString(w.w, s)
@@ -177,7 +177,7 @@ func (w *Writer) Flush() error {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	err := w.pass(w.pending)
+	err := w.pass(string(w.pending))
 	w.pending = w.pending[:0]
 	return err
 }
