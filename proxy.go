@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // What a browser may send through the proxy, and what the proxy sends on.
@@ -667,7 +669,8 @@ func (p *AssistantProxy) upstreamFailed(w http.ResponseWriter, r *http.Request, 
 
 // relay streams the answer to the browser frame by frame, flushing each
 // as it arrives: one frame is held at a time, whatever the answer's size,
-// and of a text part at most a tail shorter than the key (proxyText).
+// and of a text part at most a tail that could start a copy of the key
+// (proxyText).
 func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *http.Response) {
 	defer resp.Body.Close()
 	h := w.Header()
@@ -712,8 +715,12 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 		return
 	}
 	frames := streamFrames{r: bufio.NewReaderSize(resp.Body, streamReadBuffer), max: maxStreamFrame}
-	text := &proxyText{key: p.client.c.cred().key}
+	text := newProxyText(p.client.c.cred().key)
 	var out []byte
+	emit := func(frame string) bool {
+		out = appendFrame(out[:0], p.client.scrub(frame))
+		return send(out)
+	}
 	for {
 		data, err := frames.next()
 		if err != nil {
@@ -724,11 +731,8 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 			}
 			return
 		}
-		for _, frame := range text.frames(data) {
-			out = appendFrame(out[:0], p.client.scrub(frame))
-			if !send(out) {
-				return
-			}
+		if !text.frames(data, emit) {
+			return
 		}
 		if string(data) == "[DONE]" {
 			return
@@ -742,59 +746,72 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 // proxyText keeps a key upstream echoes out of the answer's text as the
 // browser puts it together: a model writes a few characters a chunk, so
 // the key may come split across text-delta chunks, where no one chunk's
-// scrubbing sees it. The tail of a text part that could start the key is
-// held back until the next delta tells (the key whole is then scrubbed
-// with its frame); it is sent as a delta of its own when the part ends:
-// its text-end, a delta of another part, or the end of the answer.
+// scrubbing sees it. A part's text goes through a redact.Writer, which
+// holds back a tail that could start a copy of the key, in any form the
+// scrubber knows, until the next delta tells; what it holds is sent as a
+// delta of its own when the part ends: its text-end, a delta of another
+// part, or the end of the answer.
 type proxyText struct {
-	key      string
-	id, tail string // the part whose tail is held, and the tail
-	sent     []string
+	w   *redact.Writer // writes the part's text, scrubbed, to out
+	out bytes.Buffer
+	id  string // the part whose text w holds a tail of
 }
 
-// frames returns the frames to send for the frame data: data itself, or a
-// text-delta whose delta has the held tail before it and its own tail
-// held back; after the tail of a part that this frame ends.
-func (t *proxyText) frames(data []byte) []string {
-	t.sent = t.sent[:0]
+func newProxyText(key string) *proxyText {
+	t := &proxyText{}
+	t.w = redact.NewWriter(&t.out, key)
+	return t
+}
+
+// frames calls emit with each frame to send for the frame data: data
+// itself, or a text-delta whose delta is what the Writer lets through;
+// after the tail of a part that this frame ends. It reports whether every
+// emit did.
+func (t *proxyText) frames(data []byte, emit func(string) bool) bool {
+	// With no tail held, only a text-delta needs reading, and one always
+	// spells "delta", unless in escapes.
+	if !t.w.Holding() && !bytes.Contains(data, []byte("delta")) && bytes.IndexByte(data, '\\') < 0 {
+		return emit(string(data))
+	}
 	c := readProxyChunk(data)
 	isDelta := c.typ == "text-delta" && c.deltaAt[1] > 0
 	switch {
 	case isDelta && c.id == t.id:
 	case isDelta, c.typ == "text-end" && c.id == t.id, c.typ == "finish", c.typ == "error", c.typ == "abort",
 		string(data) == "[DONE]":
-		t.flush()
-	}
-	if !isDelta {
-		return append(t.sent, string(data))
-	}
-	text := t.tail + c.delta
-	hold := 0
-	for n := min(len(text), len(t.key)-1); n > 0; n-- {
-		if strings.HasSuffix(text, t.key[:n]) {
-			hold = n
-			break
+		if !t.flush(emit) {
+			return false
 		}
 	}
-	t.id, t.tail = c.id, text[len(text)-hold:]
-	if text = text[:len(text)-hold]; text == c.delta {
-		return append(t.sent, string(data)) // the common case: the chunk as it came
+	if !isDelta {
+		return emit(string(data))
+	}
+	t.id = c.id
+	_, _ = t.w.Write([]byte(c.delta)) // writes to a bytes.Buffer: no error
+	text := t.out.String()
+	t.out.Reset()
+	if text == c.delta {
+		return emit(string(data)) // the common case: the chunk as it came
 	}
 	delta, _ := marshalWire(text)
-	return append(t.sent, string(data[:c.deltaAt[0]])+string(delta)+string(data[c.deltaAt[1]:]))
+	return emit(string(data[:c.deltaAt[0]]) + string(delta) + string(data[c.deltaAt[1]:]))
 }
 
-// flush adds a delta of the tail held back, if any, to the frames to send.
-func (t *proxyText) flush() {
-	if t.tail != "" {
-		b, _ := marshalWire(struct {
-			Type  string `json:"type"`
-			ID    string `json:"id"`
-			Delta string `json:"delta"`
-		}{"text-delta", t.id, t.tail})
-		t.sent = append(t.sent, string(b))
+// flush emits a delta of the tail held back, if any.
+func (t *proxyText) flush(emit func(string) bool) bool {
+	_ = t.w.Flush()
+	tail, id := t.out.String(), t.id
+	t.out.Reset()
+	t.id = ""
+	if tail == "" {
+		return true
 	}
-	t.id, t.tail = "", ""
+	b, _ := marshalWire(struct {
+		Type  string `json:"type"`
+		ID    string `json:"id"`
+		Delta string `json:"delta"`
+	}{"text-delta", id, tail})
+	return emit(string(b))
 }
 
 // proxyChunk is what proxyText reads of a chunk: its type, its id, and

@@ -131,7 +131,7 @@ func TestProxyLetsGoOfABrowserThatStopsReading(t *testing.T) {
 	// (the model at work) does not cut the answer.
 	a, _ = assistantServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, sse(`{"type":"text-delta","id":"t","delta":"First"}`))
+		_, _ = io.WriteString(w, sse(`{"type":"text-delta","id":"t","delta":"Hello"}`))
 		w.(http.Flusher).Flush()
 		time.Sleep(3 * frameTimeout)
 		_, _ = io.WriteString(w, sse(`{"type":"finish"}`, `[DONE]`))
@@ -144,7 +144,7 @@ func TestProxyLetsGoOfABrowserThatStopsReading(t *testing.T) {
 	body, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	require.NoError(t, err)
-	assert.Equal(t, sse(`{"type":"text-delta","id":"t","delta":"First"}`, `{"type":"finish"}`, `[DONE]`), string(body))
+	assert.Equal(t, sse(`{"type":"text-delta","id":"t","delta":"Hello"}`, `{"type":"finish"}`, `[DONE]`), string(body))
 }
 
 // 256 KiB of empty objects decoded whole cost 15 to 28 MB of allocation a

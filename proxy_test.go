@@ -7,6 +7,7 @@ package mintlify_test
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -321,7 +322,7 @@ func TestProxyStreamsTheFirstChunkBeforeUpstreamEnds(t *testing.T) {
 	p := newProxied(t, func(w http.ResponseWriter, r *http.Request) {
 		defer close(upstreamDone)
 		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, sse(`{"type":"text-delta","id":"t","delta":"First"}`))
+		_, _ = io.WriteString(w, sse(`{"type":"text-delta","id":"t","delta":"Hello"}`))
 		w.(http.Flusher).Flush()
 		select {
 		case <-release:
@@ -340,7 +341,7 @@ func TestProxyStreamsTheFirstChunkBeforeUpstreamEnds(t *testing.T) {
 	}()
 	select {
 	case line := <-got:
-		assert.Equal(t, `data: {"type":"text-delta","id":"t","delta":"First"}`+"\n", line)
+		assert.Equal(t, `data: {"type":"text-delta","id":"t","delta":"Hello"}`+"\n", line)
 	case <-time.After(prompt):
 		t.Fatal("the first chunk did not reach the browser while upstream was still open")
 	}
@@ -360,7 +361,7 @@ func TestProxyCancelsUpstreamWhenTheBrowserLeaves(t *testing.T) {
 	upstreamEnded := make(chan time.Time, 1)
 	p := newProxied(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, sse(`{"type":"text-delta","id":"t","delta":"First"}`))
+		_, _ = io.WriteString(w, sse(`{"type":"text-delta","id":"t","delta":"Hello"}`))
 		w.(http.Flusher).Flush()
 		select {
 		case <-r.Context().Done():
@@ -371,7 +372,7 @@ func TestProxyCancelsUpstreamWhenTheBrowserLeaves(t *testing.T) {
 	resp := p.post(t, chatBody)
 	line, err := bufio.NewReader(resp.Body).ReadString('\n')
 	require.NoError(t, err)
-	require.Contains(t, line, "First")
+	require.Contains(t, line, "Hello")
 	left := time.Now()
 	resp.Body.Close() // the browser's tab closes
 	select {
@@ -413,25 +414,40 @@ func TestProxyKeepsTheKeyOutOfTheStream(t *testing.T) {
 // A model writes a few characters a chunk: a key upstream echoes comes
 // split across text-delta chunks, whole only in the browser's text, where
 // no one chunk's scrubbing sees it. The proxy holds back a tail of the
-// text that could start the key until the next chunk tells.
+// text that could start a copy of the key, as sent or encoded, until the
+// next chunk tells.
 func TestProxyKeepsAKeySplitAcrossChunksOutOfTheStream(t *testing.T) {
 	t.Parallel()
-	chunks := []string{`{"type":"text-start","id":"t"}`}
-	for i, text := 0, "your key is "+assistantKey+". Done"; i < len(text); i += 3 {
-		delta, _ := json.Marshal(text[i:min(i+3, len(text))])
-		chunks = append(chunks, `{"type":"text-delta","id":"t","delta":`+string(delta)+`}`)
-	}
-	chunks = append(chunks, `{"type":"text-end","id":"t"}`, `{"type":"finish"}`, `[DONE]`)
-	p := newProxied(t, streaming(sse(chunks...)))
-	resp := p.post(t, chatBody)
-	var text strings.Builder
-	for _, line := range strings.Split(readAll(t, resp), "\n") {
-		var c struct{ Type, Delta string }
-		if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &c) == nil && c.Type == "text-delta" {
-			text.WriteString(c.Delta)
+	// relayed returns the text the browser puts together from text, sent
+	// in deltas of size bytes.
+	relayed := func(text string, size int) string {
+		chunks := []string{`{"type":"text-start","id":"t"}`}
+		for i := 0; i < len(text); i += size {
+			delta, _ := json.Marshal(text[i:min(i+size, len(text))])
+			chunks = append(chunks, `{"type":"text-delta","id":"t","delta":`+string(delta)+`}`)
 		}
+		chunks = append(chunks, `{"type":"text-end","id":"t"}`, `{"type":"finish"}`, `[DONE]`)
+		p := newProxied(t, streaming(sse(chunks...)))
+		var got strings.Builder
+		for _, line := range strings.Split(readAll(t, p.post(t, chatBody)), "\n") {
+			var c struct{ Type, Delta string }
+			if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &c) == nil && c.Type == "text-delta" {
+				got.WriteString(c.Delta)
+			}
+		}
+		return got.String()
 	}
-	assert.Equal(t, "your key is [redacted]. Done", text.String(), "the text, the key redacted, nothing lost")
+	assert.Equal(t, "your key is [redacted]. Done", relayed("your key is "+assistantKey+". Done", 3), "the text, the key redacted, nothing lost")
+	for name, echo := range map[string]string{
+		"in Basic auth":     base64.StdEncoding.EncodeToString([]byte("user:" + assistantKey)),
+		"percent-escaped":   strings.ReplaceAll(assistantKey, "_", "%5F"),
+		"a JSON \\u escape": `\u006d` + assistantKey[1:],
+	} {
+		text := "your key is " + echo + ". Done"
+		whole := relayed(text, len(text))
+		assert.Contains(t, whole, "[redacted]", name)
+		assert.Equal(t, whole, relayed(text, 3), "%s: split in deltas of 3 bytes, as in one", name)
+	}
 }
 
 func TestProxyCORS(t *testing.T) {

@@ -170,6 +170,14 @@ func (w *Writer) pass(text string) error {
 	return err
 }
 
+// Holding reports whether the Writer holds back a tail: text that the
+// next write, or Flush, passes on.
+func (w *Writer) Holding() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.pending) > 0
+}
+
 // Flush writes the tail held back, scrubbed: the text ended there.
 func (w *Writer) Flush() error {
 	if len(w.forms) == 0 {
