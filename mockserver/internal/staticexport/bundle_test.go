@@ -45,7 +45,7 @@ func listTarGz(t *testing.T, r io.Reader) []string {
 }
 
 func TestBundleListsPagesAtAnySize(t *testing.T) {
-	archive := testJob().Bundle()
+	archive := buildBundle(testJob())
 	for _, size := range []int64{0, int64(len(archive)), int64(len(archive)) + MinPadding, int64(len(archive)) + MinPadding + 1,
 		int64(len(archive)) + 65540 + 18, int64(len(archive)) + 65540 + 19, int64(len(archive)) + 65540 + 20, int64(len(archive)) + 65540 + 21, int64(len(archive)) + 2*65540 + 22, int64(len(archive)) + 3*65535 + 777, 1 << 20} {
 		p := Pad(archive, size)
@@ -64,7 +64,7 @@ func TestBundleListsPagesAtAnySize(t *testing.T) {
 }
 
 func TestPaddedReadAtMatchesWholeRead(t *testing.T) {
-	p := Pad(testJob().Bundle(), 300_000)
+	p := Pad(buildBundle(testJob()), 300_000)
 	whole, err := io.ReadAll(io.NewSectionReader(p, 0, p.Size()))
 	if err != nil || int64(len(whole)) != p.Size() {
 		t.Fatalf("read %d bytes, err %v", len(whole), err)
@@ -156,7 +156,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestPaddedTailBytesAtEveryOffset(t *testing.T) {
-	archive := testJob().Bundle()
+	archive := buildBundle(testJob())
 	for _, r := range []int64{1, 2, 4, 5, 6} {
 		p := Pad(archive, int64(len(archive))+MinPadding-5+2*65540+r)
 		whole, err := io.ReadAll(io.NewSectionReader(p, 0, p.Size()))

@@ -32,7 +32,7 @@ func FuzzVerify(f *testing.F) {
 //
 //	go test -run '^$' -fuzz FuzzPaddedReadAt -fuzztime 20000x ./mockserver/internal/staticexport
 func FuzzPaddedReadAt(f *testing.F) {
-	archive := testJob().Bundle()
+	archive := buildBundle(testJob())
 	f.Add(int64(200_000), int64(70_000), uint16(500))
 	f.Add(int64(len(archive)+MinPadding+65540+2), int64(65_000), uint16(100))
 	f.Fuzz(func(t *testing.T, size, off int64, n uint16) {

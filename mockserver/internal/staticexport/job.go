@@ -129,14 +129,6 @@ func (j *Job) JSON(now time.Time) []byte {
 	return b
 }
 
-// Bundle is the job's tar.gz, built once on first use. Only a completed job
-// has one. A stored job's is read through Store.Bundle, which counts it
-// when it builds it.
-func (j *Job) Bundle() []byte {
-	j.once.Do(func() { j.bundle = buildBundle(j) })
-	return j.bundle
-}
-
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
 // Errors of input validation, for 400 details.

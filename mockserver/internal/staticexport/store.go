@@ -45,9 +45,10 @@ func (st *Store) Add(j *Job) {
 	st.trim()
 }
 
-// Bundle is j's bundle (see Job.Bundle); the store counts its bytes when
-// it is built, once, and forgets the oldest jobs past the bounds. A
-// bundle already built costs no lock.
+// Bundle is j's tar.gz, built once on first use (the routes ask only for a
+// completed job's). The store counts its bytes when it is built and
+// forgets the oldest jobs past the bounds. A bundle already built costs no
+// lock. It is the one way to a job's bundle.
 func (st *Store) Bundle(j *Job) []byte {
 	j.once.Do(func() {
 		j.bundle = buildBundle(j)
