@@ -133,10 +133,10 @@ func (s *Server) eventStore(projectID string) (*analytics.Store, error) {
 	return p.events, nil
 }
 
-// MaxSeed bounds WithSeed and -seed: 100 million visits and their
-// searches, feedback and threads are about 6 GB (README.md measures 60 MB
-// a million); past it the data set cannot be held, and larger counts
-// overflowed a slice's length.
+// MaxSeed bounds WithSeed, WithSyntheticVisits and -seed: 100 million
+// visits and their searches, feedback and threads are about 6 GB
+// (README.md measures 60 MB a million); past it the data set cannot be
+// held, and larger counts overflowed a slice's length.
 const MaxSeed = 100_000_000
 
 // seedEvents stores the events given as options for the primary project
@@ -144,8 +144,13 @@ const MaxSeed = 100_000_000
 func (s *Server) seedEvents() error {
 	st := s.projects[s.projectID].events
 	cfg := &s.cfg
-	if cfg.seed < 0 || cfg.seed > MaxSeed {
-		return fmt.Errorf("mockserver: WithSeed(%d): want 0 to %d visits", cfg.seed, MaxSeed)
+	for _, o := range []struct {
+		option string
+		n      int
+	}{{"WithSeed", cfg.seed}, {"WithSyntheticVisits", cfg.synthetic}} {
+		if o.n < 0 || o.n > MaxSeed {
+			return fmt.Errorf("mockserver: %s(%d): want 0 to %d visits", o.option, o.n, MaxSeed)
+		}
 	}
 	if cfg.seed > 0 {
 		if err := st.Seed(cfg.seed, s.Now()); err != nil {

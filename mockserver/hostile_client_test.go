@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -446,6 +447,12 @@ func TestBundleSizesAreBoundedAndTheirTailIsPrompt(t *testing.T) {
 	assert.Panics(t, func() { mockserver.New(mockserver.WithBundleSize(mockserver.MaxBundleSize + 1)).Close() }, "WithBundleSize past the bound")
 	for _, n := range []int{-5, mockserver.MaxSeed + 1} {
 		assert.Panics(t, func() { mockserver.New(mockserver.WithSeed(n)).Close() }, "WithSeed(%d)", n)
+	}
+	// WithSyntheticVisits reaches the same generator: a huge n made a slice
+	// past any length (a runtime panic), a negative one was let through.
+	for _, n := range []int{-5, mockserver.MaxSeed + 1, math.MaxInt} {
+		assert.PanicsWithError(t, fmt.Sprintf("mockserver: WithSyntheticVisits(%d): want 0 to %d visits", n, mockserver.MaxSeed),
+			func() { mockserver.New(mockserver.WithSyntheticVisits(n)).Close() }, "WithSyntheticVisits(%d)", n)
 	}
 
 	require.Equal(t, http.StatusOK, h.do("PUT", "/_mock/static-export", fmt.Sprintf(`{"bundleSize":%d}`, int64(mockserver.MaxBundleSize))).Status)

@@ -341,7 +341,8 @@ func WithVisits(visits ...Visit) Option {
 
 // WithSyntheticVisits stores n generated visits, and nothing else, for the
 // primary project (see SyntheticVisits), ending at the clock's time when the
-// server starts. WithSeed makes the whole data set.
+// server starts. WithSeed makes the whole data set. n is 0 to MaxSeed: New
+// fails on another.
 func WithSyntheticVisits(n int) Option { return func(c *config) { c.synthetic = n } }
 
 // WithSearches stores search events for the primary project from the
