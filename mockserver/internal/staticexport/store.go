@@ -31,14 +31,16 @@ func (st *Store) Reset() {
 	st.jobs, st.order, st.bytes = map[string]*Job{}, nil, 0
 }
 
-// Add stores j, and forgets the oldest jobs past the bounds.
+// Add stores j, and forgets the oldest jobs past the bounds. Its cost is
+// summed before the lock is taken: up to MaxPaths pages.
 func (st *Store) Add(j *Job) {
+	cost := jobOverhead + len(j.ID) + len(j.Org) + len(j.Domain) + len(j.Version)
+	for _, p := range j.Pages {
+		cost += pageOverhead + len(p)
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	j.cost = jobOverhead + len(j.ID) + len(j.Org) + len(j.Domain) + len(j.Version)
-	for _, p := range j.Pages {
-		j.cost += pageOverhead + len(p)
-	}
+	j.cost = cost
 	st.jobs[j.ID] = j
 	st.order = append(st.order, j)
 	st.bytes += j.cost
