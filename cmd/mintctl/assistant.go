@@ -372,9 +372,7 @@ protected, is not found (exit 1). --json prints {"path", "content"}.`,
 			if asJSON {
 				return printJSON(a.stdout, page)
 			}
-			for _, line := range printableLines(page.Content) {
-				fmt.Fprintln(a.stdout, line)
-			}
+			printLines(a.stdout, "", page.Content)
 			return nil
 		},
 	}

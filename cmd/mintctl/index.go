@@ -400,7 +400,5 @@ func printServerText(w io.Writer, s string, isJSON bool) {
 	if isJSON && utf8.ValidString(s) && printJSON(w, json.RawMessage(s)) == nil {
 		return
 	}
-	for _, line := range printableLines(s) {
-		fmt.Fprintln(w, line)
-	}
+	printLines(w, "", s)
 }
