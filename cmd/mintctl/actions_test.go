@@ -117,13 +117,12 @@ func (h *hostileAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(h.bundle)
 		return
 	}
-	send := func(status int, v any) { sendJSON(w, status, v) }
 	if h.mode == "error" {
 		status := http.StatusNotFound
 		if r.Method == http.MethodPost {
 			status = http.StatusBadRequest
 		}
-		send(status, map[string]any{"error": hv("error"), "details": []any{map[string]any{"message": hv("detail")}}})
+		sendJSON(w, status, map[string]any{"error": hv("error"), "details": []any{map[string]any{"message": hv("detail")}}})
 		return
 	}
 	failed := h.mode == "failed"
@@ -157,7 +156,7 @@ func (h *hostileAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if at(1) == "analytics" && second && failed {
 		w.Header().Set("Retry-After", "3600")
-		send(http.StatusTooManyRequests, map[string]any{"error": hv("rate limited")})
+		sendJSON(w, http.StatusTooManyRequests, map[string]any{"error": hv("rate limited")})
 		return
 	}
 	var next any = hv("cursor")
@@ -166,52 +165,52 @@ func (h *hostileAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case r.Method == http.MethodPost && at(0) == "v2" && len(segs) == 4:
-		send(http.StatusCreated, job(hv("job")))
+		sendJSON(w, http.StatusCreated, job(hv("job")))
 	case r.Method == http.MethodGet && at(0) == "v2" && len(segs) == 5:
-		send(http.StatusOK, job(at(4)))
+		sendJSON(w, http.StatusOK, job(at(4)))
 	case r.Method == http.MethodPost && at(0) == "v2" && at(5) == "message":
-		send(http.StatusOK, job(at(4)))
+		sendJSON(w, http.StatusOK, job(at(4)))
 	case r.Method == http.MethodPost && at(1) == "project" && at(2) == "update":
-		send(http.StatusAccepted, map[string]any{"statusId": hv("deployment")})
+		sendJSON(w, http.StatusAccepted, map[string]any{"statusId": hv("deployment")})
 	case r.Method == http.MethodPost && at(1) == "project" && at(2) == "preview":
-		send(http.StatusAccepted, map[string]any{"statusId": hv("deployment"), "previewUrl": hv("preview url")})
+		sendJSON(w, http.StatusAccepted, map[string]any{"statusId": hv("deployment"), "previewUrl": hv("preview url")})
 	case at(1) == "project" && at(2) == "update-status":
-		send(http.StatusOK, map[string]any{"_id": at(3), "projectId": hv("project"), "status": pick("success", "failure"),
+		sendJSON(w, http.StatusOK, map[string]any{"_id": at(3), "projectId": hv("project"), "status": pick("success", "failure"),
 			"createdAt": hostileTime, "endedAt": hostileTime, "summary": hv("summary"), "logs": []string{hv("log 1"), hv("log 2")},
 			"subdomain": hv("subdomain"), "screenshot": hv("screenshot"), "screenshotLight": hv("light"), "screenshotDark": hv("dark"),
 			"source": hv("source"), "author": map[string]any{"name": hv("author"), "avatarUrl": hv("avatar"), "githubUserId": 7},
 			"commit": map[string]any{"sha": hv("sha"), "ref": hv("ref"), "message": hv("message"),
 				"filesChanged": map[string]any{"added": []string{hv("added")}, "modified": []string{hv("modified")}, "removed": []string{}}}})
 	case at(1) == "workflow":
-		send(http.StatusAccepted, map[string]any{"schemaId": at(3), "instanceId": hv("run"), "jobId": hv("job")})
+		sendJSON(w, http.StatusAccepted, map[string]any{"schemaId": at(3), "instanceId": hv("run"), "jobId": hv("job")})
 	case at(1) == "static-export" && len(segs) == 3:
-		send(http.StatusAccepted, export(hv("export")))
+		sendJSON(w, http.StatusAccepted, export(hv("export")))
 	case at(1) == "static-export" && len(segs) == 4:
-		send(http.StatusOK, export(at(3)))
+		sendJSON(w, http.StatusOK, export(at(3)))
 	case at(1) == "static-export" && at(4) == "bundle":
-		send(http.StatusOK, map[string]any{"jobId": at(3), "bundleUrl": h.url + "/bundle/site.tar.gz?sig=s",
+		sendJSON(w, http.StatusOK, map[string]any{"jobId": at(3), "bundleUrl": h.url + "/bundle/site.tar.gz?sig=s",
 			"sizeBytes": len(h.bundle)})
 	case at(1) == "analytics" && at(3) == "visitors":
-		send(http.StatusOK, map[string]any{"totals": map[string]any{"human": 1, "ai": 3, "total": 4}, "visitors": page("visitors"), "hasMore": !second})
+		sendJSON(w, http.StatusOK, map[string]any{"totals": map[string]any{"human": 1, "ai": 3, "total": 4}, "visitors": page("visitors"), "hasMore": !second})
 	case at(1) == "analytics" && at(3) == "views":
-		send(http.StatusOK, map[string]any{"totals": map[string]any{"human": 5, "ai": 1, "total": 6}, "views": page("views"), "hasMore": !second})
+		sendJSON(w, http.StatusOK, map[string]any{"totals": map[string]any{"human": 5, "ai": 1, "total": 6}, "views": page("views"), "hasMore": !second})
 	case at(1) == "analytics" && at(3) == "searches":
-		send(http.StatusOK, map[string]any{"searches": page("searches"), "totalSearches": 12, "nextCursor": next})
+		sendJSON(w, http.StatusOK, map[string]any{"searches": page("searches"), "totalSearches": 12, "nextCursor": next})
 	case at(1) == "analytics" && at(3) == "feedback" && at(4) == "by-page":
-		send(http.StatusOK, map[string]any{"feedback": h.rows["feedback-by-page"], "hasMore": false})
+		sendJSON(w, http.StatusOK, map[string]any{"feedback": h.rows["feedback-by-page"], "hasMore": false})
 	case at(1) == "analytics" && at(3) == "feedback":
-		send(http.StatusOK, map[string]any{"feedback": page("feedback"), "nextCursor": next, "hasMore": !second})
+		sendJSON(w, http.StatusOK, map[string]any{"feedback": page("feedback"), "nextCursor": next, "hasMore": !second})
 	case at(1) == "analytics" && at(4) == "threads":
-		send(http.StatusOK, map[string]any{"threadId": at(5), "createdAt": hostileTime, "messages": []any{
+		sendJSON(w, http.StatusOK, map[string]any{"threadId": at(5), "createdAt": hostileTime, "messages": []any{
 			map[string]any{"id": hv("message 1"), "role": hv("user"), "content": hv("content 1"), "createdAt": hostileTime},
 			map[string]any{"id": hv("message 2"), "role": hv("assistant"), "content": hv("content 2"), "createdAt": hostileTime},
 		}})
 	case at(1) == "analytics" && at(4) == "caller-stats":
-		send(http.StatusOK, h.rows["caller-stats"][0])
+		sendJSON(w, http.StatusOK, h.rows["caller-stats"][0])
 	case at(1) == "analytics" && at(3) == "assistant":
-		send(http.StatusOK, map[string]any{"conversations": page("conversations"), "nextCursor": next, "hasMore": !second})
+		sendJSON(w, http.StatusOK, map[string]any{"conversations": page("conversations"), "nextCursor": next, "hasMore": !second})
 	default:
-		send(http.StatusNotFound, map[string]any{"error": "no such route " + r.URL.Path})
+		sendJSON(w, http.StatusNotFound, map[string]any{"error": "no such route " + r.URL.Path})
 	}
 }
 

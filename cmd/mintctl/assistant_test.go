@@ -91,9 +91,8 @@ func TestStreamTextUnderEverySplit(t *testing.T) {
 // "broken" breaks the answer off with a hostile error chunk.
 func hostileAssistant(t *testing.T, mode string) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		send := func(status int, v any) { sendJSON(w, status, v) }
 		if mode == "error" {
-			send(http.StatusInternalServerError, map[string]any{"message": hv("error")})
+			sendJSON(w, http.StatusInternalServerError, map[string]any{"message": hv("error")})
 			return
 		}
 		switch {
@@ -120,16 +119,16 @@ func hostileAssistant(t *testing.T, mode string) string {
 			frame(map[string]any{"type": "finish", "finishReason": hv("reason"), "threadId": hv("finish thread")})
 			fmt.Fprint(w, "data: [DONE]\n\n")
 		case strings.Contains(r.URL.Path, "/v1/search/"):
-			send(http.StatusOK, []any{
+			sendJSON(w, http.StatusOK, []any{
 				map[string]any{"path": hv("path"), "content": hv("content"), "metadata": map[string]any{"title": hv("title")}},
 				map[string]any{"path": "ok", "content": "plain"},
 			})
 		case strings.Contains(r.URL.Path, "/v1/page/"):
 			var body struct{ Path string }
 			_ = json.NewDecoder(r.Body).Decode(&body)
-			send(http.StatusOK, map[string]any{"path": body.Path, "content": hv("page")})
+			sendJSON(w, http.StatusOK, map[string]any{"path": body.Path, "content": hv("page")})
 		default:
-			send(http.StatusNotFound, map[string]any{"message": "no route"})
+			sendJSON(w, http.StatusNotFound, map[string]any{"message": "no route"})
 		}
 	}))
 	t.Cleanup(srv.Close)

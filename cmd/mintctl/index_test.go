@@ -53,37 +53,36 @@ func hostileIndex(t *testing.T, mode string) string {
 			"siteName": hv("site"), "breadcrumbs": []string{hv("crumb 1"), hv("crumb 2")}, "publishedDate": hv("date")}
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		send := func(status int, v any) { sendJSON(w, status, v) }
 		var body struct {
 			Format string `json:"format"`
 		}
 		_ = json.NewDecoder(r.Body).Decode(&body)
 		if mode == "error" {
-			send(http.StatusBadRequest, map[string]any{"error": hv("error")})
+			sendJSON(w, http.StatusBadRequest, map[string]any{"error": hv("error")})
 			return
 		}
 		switch r.URL.Path {
 		case "/v1/search":
-			send(http.StatusOK, map[string]any{"requestId": hv("request"), "results": []any{result("first"), result("second")}})
+			sendJSON(w, http.StatusOK, map[string]any{"requestId": hv("request"), "results": []any{result("first"), result("second")}})
 		case "/v1/context":
 			response := hv("markdown") + "\n\n## " + hv("section")
 			if body.Format == "json" {
 				b, _ := json.Marshal(map[string]any{"results": []any{map[string]any{"title": hv("json title"), "text": hv("json text")}}})
 				response = string(b)
 			}
-			send(http.StatusOK, map[string]any{"requestId": hv("request"), "query": hv("query"), "response": response,
+			sendJSON(w, http.StatusOK, map[string]any{"requestId": hv("request"), "query": hv("query"), "response": response,
 				"resultsCount": 2, "outputTokens": 99})
 		case "/v1/contents":
 			results := []any{result("fetched")}
 			if mode == "none" {
 				results = []any{}
 			}
-			send(http.StatusOK, map[string]any{"requestId": hv("request"), "results": results, "statuses": []any{
+			sendJSON(w, http.StatusOK, map[string]any{"requestId": hv("request"), "results": results, "statuses": []any{
 				map[string]any{"id": hv("status id 1"), "status": "success"},
 				map[string]any{"id": hv("status id 2"), "status": "error", "error": map[string]any{"tag": hv("tag"), "httpStatusCode": 503}},
 			}})
 		default:
-			send(http.StatusNotFound, map[string]any{"error": "no such route"})
+			sendJSON(w, http.StatusNotFound, map[string]any{"error": "no such route"})
 		}
 	}))
 	t.Cleanup(srv.Close)
