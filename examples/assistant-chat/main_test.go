@@ -214,7 +214,8 @@ func TestArguments(t *testing.T) {
 // The page's stream reader, run by node when it is installed, over reads
 // cut at awkward places: a \r\n split between two reads, and a frame
 // split inside its JSON. A stream that breaks off is an error, and the
-// question it did not answer leaves the conversation.
+// question it did not answer leaves the conversation, as one that a
+// failed fetch never sent.
 func TestChatScriptReadsCutStreams(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -232,7 +233,10 @@ const reads = (parts) => { let i = 0; return { ok: true, headers: { get: () => n
   global.fetch = async () => reads(['data: {"type":"text-delta","delta":"c"}\n\n']);
   let broke = "";
   await ask("/api/chat", state, "Why?", () => {}).catch((e) => { broke = e.message; });
-  console.log(JSON.stringify({ deltas, broke, messages: state.messages.length }));
+  global.fetch = async () => { throw new Error("offline"); };
+  let unsent = "";
+  await ask("/api/chat", state, "How?", () => {}).catch((e) => { unsent = e.message; });
+  console.log(JSON.stringify({ deltas, broke, unsent, messages: state.messages.length }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -247,10 +251,12 @@ const reads = (parts) => { let i = 0; return { ok: true, headers: { get: () => n
 	var got struct {
 		Deltas   []string
 		Broke    string
+		Unsent   string
 		Messages int
 	}
 	require.NoError(t, json.Unmarshal(out, &got), string(out))
 	assert.Equal(t, []string{"a", "b"}, got.Deltas)
 	assert.Equal(t, "the answer broke off", got.Broke)
-	assert.Zero(t, got.Messages, "the unanswered question is not kept")
+	assert.Equal(t, "offline", got.Unsent)
+	assert.Zero(t, got.Messages, "the unanswered questions, cut or never sent, are not kept")
 }

@@ -5,8 +5,8 @@
 "use strict";
 
 // readChatStream reads a fetch Response's stream and calls onChunk with
-// each chunk, in order, until [DONE]. It resolves when the stream ends and
-// rejects if it ends without [DONE] (a cut answer).
+// each chunk, in order. It resolves at [DONE] and rejects if the stream
+// ends before it (a cut answer).
 async function readChatStream(response, onChunk) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -30,12 +30,13 @@ async function readChatStream(response, onChunk) {
   }
 }
 
-// ask sends the conversation (and the thread, once there is one) and
-// returns the answer's text, sources and thread, calling onText with the
-// text so far as it grows.
+// ask sends the conversation with the question (and the thread, once there
+// is one) and returns the answer's text, sources and thread, calling onText
+// with the text so far as it grows. The question joins the conversation
+// only with its answer: one refused, cut or never sent is not in the next.
 async function ask(url, state, question, onText) {
-  state.messages.push({ id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text: question }] });
-  const body = { messages: state.messages };
+  const q = { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text: question }] };
+  const body = { messages: [...state.messages, q] };
   if (state.threadId) {
     body.threadId = state.threadId;
     body.threadKey = state.threadKey;
@@ -48,7 +49,6 @@ async function ask(url, state, question, onText) {
   if (!response.ok) {
     let message = response.statusText;
     try { message = (await response.json()).message || message; } catch (e) { /* not JSON */ }
-    state.messages.pop();
     throw new Error(message);
   }
   // The first answer of a thread carries its ID and key; follow-ups send both.
@@ -56,25 +56,20 @@ async function ask(url, state, question, onText) {
   state.threadKey = response.headers.get("X-Thread-Key") || state.threadKey;
   let text = "";
   const sources = [];
-  try {
-    await readChatStream(response, (chunk) => {
-      switch (chunk.type) {
-        case "text-delta":
-          text += chunk.delta;
-          onText(text);
-          break;
-        case "source-url":
-          sources.push({ url: chunk.url, title: chunk.title || chunk.url });
-          break;
-        case "error":
-          throw new Error(chunk.errorText || "the assistant failed");
-      }
-    });
-  } catch (err) {
-    state.messages.pop(); // as for a refusal: the question was not answered
-    throw err;
-  }
-  state.messages.push({ id: crypto.randomUUID(), role: "assistant", parts: [{ type: "text", text }] });
+  await readChatStream(response, (chunk) => {
+    switch (chunk.type) {
+      case "text-delta":
+        text += chunk.delta;
+        onText(text);
+        break;
+      case "source-url":
+        sources.push({ url: chunk.url, title: chunk.title || chunk.url });
+        break;
+      case "error":
+        throw new Error(chunk.errorText || "the assistant failed");
+    }
+  });
+  state.messages.push(q, { id: crypto.randomUUID(), role: "assistant", parts: [{ type: "text", text }] });
   return { text, sources };
 }
 
