@@ -201,8 +201,15 @@ func wireMessage(raw json.RawMessage, fallback string) string {
 // invalid UTF-8 become one space, and markup too when stripTags is set. A
 // text cut short loses a tail that starts the key.
 func safeText(s string, scrub redact.Scrubber, limit int, stripTags bool) string {
+	line, _ := safeLine(s, scrub, limit, stripTags)
+	return line
+}
+
+// safeLine is safeText that also reports whether it cut s short, for a
+// caller that marks the cut.
+func safeLine(s string, scrub redact.Scrubber, limit int, stripTags bool) (string, bool) {
 	line, cut := oneLine(scrub(s, false), limit, stripTags)
-	return scrub(line, cut)
+	return scrub(line, cut), cut
 }
 
 // oneLine also reports whether it cut s short: whether anything shown is

@@ -544,8 +544,8 @@ func streamSiteURL(domain, path string) string {
 // quote makes server text fit for an error as every error's server text
 // is (safeText), quoted, with "..." where it was cut.
 func (s *MessageStream) quote(text string) string {
-	line, cut := oneLine(s.scrub(text, false), maxStreamErrorRunes, false)
-	if line = s.scrub(line, cut); line == "" {
+	line, cut := safeLine(text, s.scrub, maxStreamErrorRunes, false)
+	if line == "" {
 		return ""
 	}
 	if cut {
