@@ -162,15 +162,12 @@ type Answer struct {
 }
 
 // newMessageStream reads body, an answer whose headers are header, for the
-// site domain. scrub (nil: none) is applied to every error text built from
-// what the server sent, so that a key it echoes never reaches an error.
+// site domain. scrub is applied to every error text built from what the
+// server sent, so that a key it echoes never reaches an error.
 // The end of ctx closes body, which ends a blocked read.
 func newMessageStream(ctx context.Context, body io.ReadCloser, header http.Header, domain string, scrub redact.Scrubber) *MessageStream {
 	if ctx == nil {
 		ctx = context.Background()
-	}
-	if scrub == nil {
-		scrub = func(s string, _ bool) string { return s }
 	}
 	s := &MessageStream{
 		ctx:          ctx,

@@ -24,6 +24,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 const (
@@ -99,7 +101,7 @@ func streamAnswerFrames() []any {
 // newTestStream reads body as an answer with the given headers
 // (name, value pairs).
 func newTestStream(body string, header ...string) *MessageStream {
-	return newMessageStream(context.Background(), io.NopCloser(strings.NewReader(body)), streamHeader(header...), streamDomain, nil)
+	return newMessageStream(context.Background(), io.NopCloser(strings.NewReader(body)), streamHeader(header...), streamDomain, redact.New())
 }
 
 func streamHeader(kv ...string) http.Header {
@@ -210,7 +212,7 @@ func TestStreamEventsArriveAsSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newMessageStream(ctx, resp.Body, resp.Header, streamDomain, nil)
+	s := newMessageStream(ctx, resp.Body, resp.Header, streamDomain, redact.New())
 	var types []string
 	for ev, err := range s.Events() {
 		if err != nil {
@@ -312,7 +314,7 @@ func TestStreamSourceURLOfABareSiteIdentifier(t *testing.T) {
 		streamObj{"type": "tool-input-start", "toolCallId": "c", "toolName": "search"},
 		streamObj{"type": "tool-output-available", "toolCallId": "c", "output": []streamObj{{"path": "quickstart"}}},
 		streamFinish("t"), "[DONE]")
-	s := newMessageStream(context.Background(), io.NopCloser(strings.NewReader(body)), nil, "acme", nil)
+	s := newMessageStream(context.Background(), io.NopCloser(strings.NewReader(body)), nil, "acme", redact.New())
 	if r := streamCollect(s); r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -452,7 +454,7 @@ func TestStreamEndsWithAnError(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s := newMessageStream(context.Background(), io.NopCloser(tc.body), nil, streamDomain, nil)
+			s := newMessageStream(context.Background(), io.NopCloser(tc.body), nil, streamDomain, redact.New())
 			if tc.maxFrame > 0 {
 				s.maxFrame = tc.maxFrame
 			}
@@ -490,7 +492,7 @@ func TestStreamEndsWithAnError(t *testing.T) {
 	t.Run("a read error is its cause", func(t *testing.T) {
 		t.Parallel()
 		body := io.MultiReader(strings.NewReader(streamSSE(streamDelta("Hi"))), iotest.ErrReader(readFailure))
-		r := streamCollect(newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, nil))
+		r := streamCollect(newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, redact.New()))
 		if !errors.Is(r.err, readFailure) {
 			t.Errorf("%v does not wrap the read error", r.err)
 		}
@@ -527,7 +529,7 @@ func TestStreamErrorTextIsCutWherever(t *testing.T) {
 	t.Parallel()
 	for pad := range 4 {
 		text := strings.Repeat("x", pad) + strings.Repeat(" abc", 400)
-		s := newMessageStream(context.Background(), io.NopCloser(strings.NewReader(streamSSE(streamObj{"type": "error", "errorText": text}))), nil, streamDomain, nil)
+		s := newMessageStream(context.Background(), io.NopCloser(strings.NewReader(streamSSE(streamObj{"type": "error", "errorText": text}))), nil, streamDomain, redact.New())
 		r := streamCollect(s)
 		if r.err == nil {
 			t.Fatalf("pad %d: no error", pad)
@@ -538,7 +540,7 @@ func TestStreamErrorTextIsCutWherever(t *testing.T) {
 	}
 	// A text that fits but for white space after it is whole: no "...".
 	text := strings.Repeat("x", maxStreamErrorRunes) + "\n \t"
-	r := streamCollect(newMessageStream(context.Background(), io.NopCloser(strings.NewReader(streamSSE(streamObj{"type": "error", "errorText": text}))), nil, streamDomain, nil))
+	r := streamCollect(newMessageStream(context.Background(), io.NopCloser(strings.NewReader(streamSSE(streamObj{"type": "error", "errorText": text}))), nil, streamDomain, redact.New()))
 	if r.err == nil || strings.Contains(r.err.Error(), "...") {
 		t.Errorf("a whole text marked as cut: %v", r.err)
 	}
@@ -624,7 +626,7 @@ func TestStreamFrameOver4MiBEndsInBoundedMemory(t *testing.T) {
 	alloc := streamAllocated(func() {
 		body := io.MultiReader(strings.NewReader(streamSSE(streamDelta("Hi"))),
 			&streamBigFrame{head: `data: {"type":"text-delta","id":"t","delta":"`, n: 5 << 20})
-		s = newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, nil)
+		s = newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, redact.New())
 		r = streamCollect(s)
 	})
 	t.Logf("a 5 MiB frame: %.1f MiB allocated in all; %v", float64(alloc)/(1<<20), r.err)
@@ -650,7 +652,7 @@ func TestStreamFrameJustUnder4MiBIsRead(t *testing.T) {
 	alloc := streamAllocated(func() {
 		body := io.MultiReader(&streamBigFrame{head: `data: {"type":"text-delta","id":"t","delta":"`, n: delta},
 			strings.NewReader("\"}\n\n"+streamSSE(streamFinish("t"), "[DONE]")))
-		s = newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, nil)
+		s = newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, redact.New())
 		r = streamCollect(s)
 	})
 	t.Logf("a 4 MiB frame: %.1f MiB allocated in all", float64(alloc)/(1<<20))
@@ -696,7 +698,7 @@ func TestStreamSSEEdgeCases(t *testing.T) {
 				if name == "byte by byte" {
 					body = iotest.OneByteReader(body)
 				}
-				s := newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, nil)
+				s := newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, redact.New())
 				r := streamCollect(s)
 				if r.err != nil {
 					t.Fatalf("%s: %v", name, r.err)
@@ -725,7 +727,7 @@ func streamPipe(t *testing.T, ctx context.Context) (*MessageStream, *io.PipeWrit
 	t.Helper()
 	pr, pw := io.Pipe()
 	t.Cleanup(func() { pw.Close() })
-	return newMessageStream(ctx, pr, nil, streamDomain, nil), pw
+	return newMessageStream(ctx, pr, nil, streamDomain, redact.New()), pw
 }
 
 // streamWrite writes frames in the background: a pipe's write waits for
@@ -818,7 +820,7 @@ func TestStreamCloseEndsAnHTTPAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newMessageStream(context.Background(), resp.Body, resp.Header, streamDomain, nil)
+	s := newMessageStream(context.Background(), resp.Body, resp.Header, streamDomain, redact.New())
 	r, took := streamStopped(t, s, func() { s.Close() })
 	t.Logf("ended %v after Close: %v", took, r.err)
 	if took > streamPrompt || !errors.Is(r.err, net.ErrClosed) {
@@ -830,7 +832,7 @@ func TestStreamContextEndedBeforeReading(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	s := newMessageStream(ctx, io.NopCloser(strings.NewReader(streamAnswer())), nil, streamDomain, nil)
+	s := newMessageStream(ctx, io.NopCloser(strings.NewReader(streamAnswer())), nil, streamDomain, redact.New())
 	r := streamCollect(s)
 	if !errors.Is(r.err, context.Canceled) || len(r.events) != 0 {
 		t.Errorf("%d events, then %v: want the context's error at once", len(r.events), r.err)
@@ -848,7 +850,7 @@ func (c *streamCloseCounter) Close() error { c.closes.Add(1); return nil }
 func TestStreamEventsOnce(t *testing.T) {
 	t.Parallel()
 	body := &streamCloseCounter{Reader: strings.NewReader(streamAnswer())}
-	s := newMessageStream(context.Background(), body, nil, streamDomain, nil)
+	s := newMessageStream(context.Background(), body, nil, streamDomain, redact.New())
 	events := s.Events()
 	for range events {
 		break // stopping early closes the body
@@ -1004,7 +1006,7 @@ func FuzzStreamFrames(f *testing.F) {
 			return
 		}
 		read := func(r io.Reader) (*MessageStream, streamResult) {
-			s := newMessageStream(context.Background(), io.NopCloser(r), nil, streamDomain, nil)
+			s := newMessageStream(context.Background(), io.NopCloser(r), nil, streamDomain, redact.New())
 			if smallFrames {
 				s.maxFrame = 256
 			}
@@ -1086,7 +1088,7 @@ func BenchmarkStream(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		s := newMessageStream(context.Background(), io.NopCloser(bytes.NewReader(body)), nil, streamDomain, nil)
+		s := newMessageStream(context.Background(), io.NopCloser(bytes.NewReader(body)), nil, streamDomain, redact.New())
 		for _, err := range s.Events() {
 			if err != nil {
 				b.Fatal(err)
