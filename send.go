@@ -494,6 +494,11 @@ func closeOnDone(ctx context.Context, body io.Closer) (stop func() bool) {
 	return context.AfterFunc(ctx, func() { body.Close() })
 }
 
+// closerFunc is a func as an [io.Closer], for closeOnDone.
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
 // readBody reads a body whole into buf's memory, at most maxResponseBody
 // bytes: one buffer of at most the bound, sized by the Content-Length
 // when it is within the bound, else grown by doubling up to growByDoubling

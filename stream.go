@@ -179,7 +179,7 @@ func newMessageStream(ctx context.Context, body io.ReadCloser, header http.Heade
 		headerThread: header.Get("X-Thread-Id"),
 		threadKey:    header.Get("X-Thread-Key"),
 	}
-	s.stopWatch = context.AfterFunc(ctx, func() { s.closeBody() })
+	s.stopWatch = closeOnDone(ctx, closerFunc(s.closeBody))
 	return s
 }
 
