@@ -249,24 +249,30 @@ func (s *MessageStream) Text() string {
 // Sources are the pages the answer drew on so far, each once, in the order
 // they first appeared (see [Source]). The slice is the caller's.
 func (s *MessageStream) Sources() []Source {
-	return locked(s, func(s *MessageStream) []Source {
-		if len(s.sources) == 0 {
-			return nil
-		}
-		out := make([]Source, len(s.sources))
-		for i, src := range s.sources {
-			out[i] = src.Source
-		}
-		return out
-	})
+	return locked(s, (*MessageStream).sourceList)
+}
+
+// sourceList is Sources, for a caller that holds the lock.
+func (s *MessageStream) sourceList() []Source {
+	if len(s.sources) == 0 {
+		return nil
+	}
+	out := make([]Source, len(s.sources))
+	for i, src := range s.sources {
+		out[i] = src.Source
+	}
+	return out
 }
 
 // ThreadID names the conversation, for a follow-up: the X-Thread-Id
 // header, else the finish chunk's threadId (so it may be "" until the
 // finish chunk has arrived).
 func (s *MessageStream) ThreadID() string {
-	return locked(s, func(s *MessageStream) string { return cmp.Or(s.headerThread, s.finishThread) })
+	return locked(s, (*MessageStream).threadID)
 }
+
+// threadID is ThreadID, for a caller that holds the lock.
+func (s *MessageStream) threadID() string { return cmp.Or(s.headerThread, s.finishThread) }
 
 // ThreadKey is the secret a follow-up sends with the thread's ID, from
 // the X-Thread-Key header. Only the first answer of a thread carries it:
@@ -312,16 +318,9 @@ func (s *MessageStream) answer() (*Answer, error) {
 			return nil, err
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a := &Answer{Text: s.text.String(), ThreadID: s.headerThread, ThreadKey: s.threadKey, FinishReason: s.finishReason}
-	if a.ThreadID == "" {
-		a.ThreadID = s.finishThread
-	}
-	for _, src := range s.sources {
-		a.Sources = append(a.Sources, src.Source)
-	}
-	return a, nil
+	return locked(s, func(s *MessageStream) *Answer {
+		return &Answer{Text: s.text.String(), Sources: s.sourceList(), ThreadID: s.threadID(), ThreadKey: s.threadKey, FinishReason: s.finishReason}
+	}), nil
 }
 
 // release ends the stream for Close and at the end of Events: the
