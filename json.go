@@ -398,10 +398,11 @@ func readList[T any](dec *json.Decoder, most int, unit string) ([]T, error) {
 
 // countedList decodes the JSON array b, of at most allowed(len(b))
 // elements, else fails with a *tooManyError: when b is long enough to hold
-// more, it counts them first, stopping a little past allowed, at no cost but
-// a scan, so that nothing is allocated for an array longer than that and
-// the list is allocated once, at its length. null reads as nil, [] as an
-// empty list.
+// more, it counts them first (countUpTo), stopping at the power of two above
+// allowed (at most twice allowed, or 1), at the cost of a scan and a byte a
+// mark, so that no element is decoded for an array longer than that and the
+// list is allocated once, at its length. null reads as nil, [] as an empty
+// list.
 func countedList[T any](b []byte, allowed func(size int) int, unit string) ([]T, error) {
 	if string(b) == "null" {
 		return nil, nil
