@@ -270,9 +270,10 @@ const (
 	logLineCost = 128
 )
 
-// list is a JSON array of at most N's bound of elements: the type of an
-// answer's array fields. It reads as []T does, null as nil, [] as an empty
-// list, and a longer array as a *tooManyError.
+// list is a JSON array of at most N's bound of elements: the type of the
+// array fields of an answer, and of a request body the SDK reads (the
+// browser's messages, proxyRequest in proxy.go). It reads as []T does, null
+// as nil, [] as an empty list, and a longer array as a *tooManyError.
 type list[T any, N bound] []T
 
 // bound names a list's bound (the types below): a type rather than a
@@ -354,7 +355,10 @@ func (l *logLines) streamFrom(dec *json.Decoder) (err error) {
 	return err
 }
 
-// tooManyError is an array of an answer longer than the API sends.
+// tooManyError is an array longer than its list's bound: in an answer, more
+// than the API sends; in a request body (the proxy's), more than the SDK
+// accepts. Its text speaks of answers: the proxy answers a request body's
+// with its own words.
 type tooManyError struct {
 	most int
 	unit string
