@@ -618,20 +618,6 @@ func (w *indexContentsWire) toPublic() *IndexContents {
 		Statuses: each(w.Statuses, (*indexStatusWire).toPublic)}
 }
 
-// checkItems checks each item of an answer's array, and names the first
-// that fails.
-func checkItems[T any, P interface {
-	*T
-	check() error
-}](name string, items []T) error {
-	for i := range items {
-		if err := P(&items[i]).check(); err != nil {
-			return fmt.Errorf("%s[%d]: %w", name, i, err)
-		}
-	}
-	return nil
-}
-
 // indexResultWire is a result as sent, and as IndexResult marshals:
 // truncated and totalCharacters are left out when zero, as the API leaves
 // them out when no text was asked for.

@@ -607,6 +607,20 @@ func (c *fieldCheck) notNegative(n jsonCount, name string) {
 	}
 }
 
+// checkItems checks each item of an answer's array, and names the first
+// that fails.
+func checkItems[T any, P interface {
+	*T
+	check() error
+}](name string, items []T) error {
+	for i := range items {
+		if err := P(&items[i]).check(); err != nil {
+			return fmt.Errorf("%s[%d]: %w", name, i, err)
+		}
+	}
+	return nil
+}
+
 // marshalWire writes a wire struct as the API does: without escaping <, >
 // and & (json.Marshal of a public type escapes them, an Encoder with
 // SetEscapeHTML(false) does not).
