@@ -787,13 +787,12 @@ func (t *proxyText) frames(data []byte, emit func(string) bool) bool {
 		return emit(string(data))
 	}
 	t.id = c.id
-	_, _ = t.w.Write([]byte(c.delta)) // writes to a bytes.Buffer: no error
-	text := t.out.String()
-	t.out.Reset()
-	if text == c.delta {
+	_, _ = t.w.WriteString(c.delta) // writes to a bytes.Buffer: no error
+	defer t.out.Reset()
+	if string(t.out.Bytes()) == c.delta {
 		return emit(string(data)) // the common case: the chunk as it came
 	}
-	delta, _ := marshalWire(text)
+	delta, _ := marshalWire(t.out.String())
 	return emit(string(data[:c.deltaAt[0]]) + string(delta) + string(data[c.deltaAt[1]:]))
 }
 

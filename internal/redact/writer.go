@@ -45,17 +45,29 @@ func (w *Writer) Write(p []byte) (int, error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	buf := p
-	if len(w.pending) > 0 {
-		buf = append(w.pending, p...)
+	return len(p), w.write(string(w.pending) + string(p)) // the one copy
+}
+
+// WriteString is Write for a string, which it reads without a copy when
+// nothing is held back.
+func (w *Writer) WriteString(s string) (int, error) {
+	if len(w.forms) == 0 {
+		return io.WriteString(w.w, s)
 	}
-	s := string(buf) // the one copy: every scan below reads it
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(s), w.write(string(w.pending) + s)
+}
+
+// write passes on s, what was held back and the new text, but for the
+// tail it holds back now. Every scan reads s.
+func (w *Writer) write(s string) error {
 	cut := w.cutAt(s)
 	if err := w.pass(s[:cut]); err != nil {
-		return 0, err
+		return err
 	}
 	w.pending = append(w.pending[:0], s[cut:]...)
-	return len(p), nil
+	return nil
 }
 
 // cutAt is where buf can be split, the text before passed on now and the
