@@ -69,11 +69,11 @@ func FuzzScrubber(f *testing.F) {
 
 const echoKey = "mint_echoed0123456789abcdefSECRET"
 
-// writeInPieces writes text to a new Writer in writes of size bytes, then
-// flushes it, and returns what came out.
-func writeInPieces(t testing.TB, key, text string, size int) string {
+// writeInPieces writes text to a new Writer of keys in writes of size
+// bytes, then flushes it, and returns what came out.
+func writeInPieces(t testing.TB, text string, size int, keys ...string) string {
 	var out bytes.Buffer
-	w := NewWriter(&out, key)
+	w := NewWriter(&out, keys...)
 	for rest := text; rest != ""; {
 		n := min(size, len(rest))
 		k, err := w.Write([]byte(rest[:n]))
@@ -92,9 +92,9 @@ func TestWriterAcrossWrites(t *testing.T) {
 	text := "before " + echoKey + " middle " + echoKey + echoKey + " after m"
 	want := "before [redacted] middle [redacted][redacted] after m"
 	for size := 1; size <= len(text); size++ {
-		require.Equal(t, want, writeInPieces(t, echoKey, text, size), "writes of %d bytes", size)
+		require.Equal(t, want, writeInPieces(t, text, size, echoKey), "writes of %d bytes", size)
 	}
-	assert.Equal(t, "a short key", writeInPieces(t, "", "a short key", 3), "no key: nothing held back, nothing replaced")
+	assert.Equal(t, "a short key", writeInPieces(t, "a short key", 3, ""), "no key: nothing held back, nothing replaced")
 }
 
 // The writer redacts what the scrubber does: an escaped copy, a copy
@@ -112,7 +112,7 @@ func TestWriterScrubsAsTheScrubber(t *testing.T) {
 	for _, text := range texts {
 		want := New(echoKey)(text, false)
 		for size := 1; size <= len(text); size++ {
-			got := writeInPieces(t, echoKey, text, size)
+			got := writeInPieces(t, text, size, echoKey)
 			require.Equal(t, want, got, "%q in writes of %d bytes", text, size)
 			require.NotContains(t, got, echoKey[:MinEchoedPrefix])
 		}
@@ -129,7 +129,7 @@ func FuzzWriter(f *testing.F) {
 	f.Add(key[:13]+"1p", uint8(1)) // "1p" starts a base64 copy of the key
 	f.Fuzz(func(t *testing.T, text string, size uint8) {
 		n := int(size)%32 + 1
-		if got, want := writeInPieces(t, key, text, n), New(key)(text, false); got != want {
+		if got, want := writeInPieces(t, text, n, key), New(key)(text, false); got != want {
 			t.Fatalf("writes of %d bytes:\n got %q\nwant %q", n, got, want)
 		}
 	})
@@ -155,7 +155,7 @@ func TestWriterWhereCopiesMeet(t *testing.T) {
 				text := a + b + c
 				want := scrub(text, false)
 				for size := 1; size <= len(text); size++ {
-					if got := writeInPieces(t, key, text, size); got != want {
+					if got := writeInPieces(t, text, size, key); got != want {
 						t.Fatalf("%q in writes of %d bytes:\n got %q\nwant %q", text, size, got, want)
 					}
 				}
@@ -190,15 +190,7 @@ func TestWriterRandomJoins(t *testing.T) {
 			text.WriteString(p)
 		}
 		size := 1 + r.IntN(text.Len())
-		var out strings.Builder
-		w := NewWriter(&out, keys...)
-		for rest := text.String(); rest != ""; {
-			k := min(size, len(rest))
-			_, _ = w.Write([]byte(rest[:k]))
-			rest = rest[k:]
-		}
-		require.NoError(t, w.Flush())
-		require.Equal(t, scrub(text.String(), false), out.String(), "%q in writes of %d bytes", text.String(), size)
+		require.Equal(t, scrub(text.String(), false), writeInPieces(t, text.String(), size, keys...), "%q in writes of %d bytes", text.String(), size)
 	}
 }
 
@@ -228,20 +220,8 @@ func TestSeveralKeys(t *testing.T) {
 		t.Fatalf("scrubber: got %q, want %q", got, want)
 	}
 	for size := 1; size <= len(text); size++ {
-		var out strings.Builder
-		w := NewWriter(&out, admin, "", assistant)
-		for rest := text; rest != ""; {
-			k := min(size, len(rest))
-			if _, err := w.Write([]byte(rest[:k])); err != nil {
-				t.Fatal(err)
-			}
-			rest = rest[k:]
-		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-		if out.String() != want {
-			t.Fatalf("writes of %d bytes: got %q, want %q", size, out.String(), want)
+		if got := writeInPieces(t, text, size, admin, "", assistant); got != want {
+			t.Fatalf("writes of %d bytes: got %q, want %q", size, got, want)
 		}
 	}
 }
@@ -258,16 +238,7 @@ func TestMarkerNeverCompletesAWorkflowCommand(t *testing.T) {
 	}
 	assert.Equal(t, "no key ##[here]", New(key)("no key ##[here]", false), "text without a key is left as it is")
 	for size := 1; size <= len(text); size++ {
-		var out strings.Builder
-		w := NewWriter(&out, key)
-		for rest := text; rest != ""; {
-			k := min(size, len(rest))
-			_, err := w.Write([]byte(rest[:k]))
-			require.NoError(t, err)
-			rest = rest[k:]
-		}
-		require.NoError(t, w.Flush())
-		assert.Equal(t, want, out.String(), "writes of %d bytes", size)
+		assert.Equal(t, want, writeInPieces(t, text, size, key), "writes of %d bytes", size)
 	}
 }
 
@@ -347,7 +318,7 @@ func TestEncodedEchoes(t *testing.T) {
 		want := `{"error":"bad key ` + Redacted + `", "at": 5}`
 		assert.Equal(t, want, scrub(text, false), name)
 		for size := 1; size <= len(text); size += 1 + size/8 {
-			assert.Equal(t, want, writeInPieces(t, echoKey, text, size), "%s in writes of %d bytes", name, size)
+			assert.Equal(t, want, writeInPieces(t, text, size, echoKey), "%s in writes of %d bytes", name, size)
 		}
 		// Cut short inside the echo: what is left does not end in a start
 		// of the key.
@@ -364,6 +335,6 @@ func TestEncodedEchoes(t *testing.T) {
 		`%`, `\`, `%2`, `\u00`, `%6Dint_echoe is not: ` + echoKey[:4] + `X`,
 	} {
 		assert.Equal(t, s, scrub(s, false))
-		assert.Equal(t, s, writeInPieces(t, echoKey, s, 1))
+		assert.Equal(t, s, writeInPieces(t, s, 1, echoKey))
 	}
 }
