@@ -261,8 +261,8 @@ func TestOddKeys(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, stored, len(keys))
 	for _, k := range stored {
-		assert.Len(t, k, len(redislimit.RedisKey("")))
-		assert.True(t, strings.HasPrefix(k, "mintlify-proxy-limit:"), k)
+		assert.Equal(t, len(redislimit.RedisKey("")), len(k), "stored as %.40q", k)
+		assert.True(t, strings.HasPrefix(k, "mintlify-proxy-limit:"), "stored as %.40q", k)
 		ttl, err := rdb.PTTL(ctx, k).Result()
 		require.NoError(t, err)
 		assert.True(t, ttl > 59*time.Minute && ttl <= time.Hour, "expires once the count is back to zero: %s", ttl)
