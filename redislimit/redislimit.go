@@ -1,5 +1,5 @@
-// Package redislimit counts an [mintlify.AssistantProxy]'s rate limit in
-// Redis, so that every replica of a backend shares one limit: three
+// Package redislimit keeps the rate limit of a [mintlify.AssistantProxy]
+// in Redis, so that every replica of a backend shares one limit: three
 // replicas behind a load balancer allow a client 20 messages a minute, not
 // 60.
 //
