@@ -76,32 +76,41 @@ func Load(dir string) (*Documents, error) {
 }
 
 func loadDocument(file string) (*document, error) {
+	doc, err := readDocument(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := doc.spec.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("openapicheck: %s is not a valid OpenAPI document: %w", doc.file, err)
+	}
+	if doc.router, err = gorillamux.NewRouter(doc.spec); err != nil {
+		return nil, fmt.Errorf("openapicheck: %s: %w", doc.file, err)
+	}
+	return doc, nil
+}
+
+// readDocument parses a document and moves its server to routingHost,
+// keeping the server's path as the document's base.
+func readDocument(file string) (*document, error) {
+	name := filepath.Base(file)
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	loader := openapi3.NewLoader()
-	spec, err := loader.LoadFromData(b)
+	spec, err := openapi3.NewLoader().LoadFromData(b)
 	if err != nil {
-		return nil, fmt.Errorf("openapicheck: %s: %w", filepath.Base(file), err)
-	}
-	if err := spec.Validate(loader.Context); err != nil {
-		return nil, fmt.Errorf("openapicheck: %s is not a valid OpenAPI document: %w", filepath.Base(file), err)
+		return nil, fmt.Errorf("openapicheck: %s: %w", name, err)
 	}
 	if len(spec.Servers) == 0 {
-		return nil, fmt.Errorf("openapicheck: %s names no server, so its paths have no base", filepath.Base(file))
+		return nil, fmt.Errorf("openapicheck: %s names no server, so its paths have no base", name)
 	}
 	u, err := url.Parse(spec.Servers[0].URL)
 	if err != nil {
-		return nil, fmt.Errorf("openapicheck: %s: server URL: %w", filepath.Base(file), err)
+		return nil, fmt.Errorf("openapicheck: %s: server URL: %w", name, err)
 	}
 	base := strings.TrimSuffix(u.Path, "/")
 	spec.Servers = openapi3.Servers{{URL: routingHost + base}}
-	router, err := gorillamux.NewRouter(spec)
-	if err != nil {
-		return nil, fmt.Errorf("openapicheck: %s: %w", filepath.Base(file), err)
-	}
-	return &document{file: filepath.Base(file), base: base, spec: spec, router: router}, nil
+	return &document{file: name, base: base, spec: spec}, nil
 }
 
 // Operation is a documented operation: its document and its route on the
