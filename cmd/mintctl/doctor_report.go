@@ -83,20 +83,14 @@ func (c *checkReport) skip(why string) {
 	c.note(why, "")
 }
 
-// settle gives the API the worst result of its checks: refused, then
-// differs, then matches.
+// settle gives the API the worst result of its checks.
 func (r *apiReport) settle() {
 	if r.Result == resultSkipped {
 		return
 	}
 	r.Result = resultMatches
 	for _, c := range r.Checks {
-		switch {
-		case c.Result == resultRefused:
-			r.Result = resultRefused
-		case c.Result == resultDiffers && r.Result != resultRefused:
-			r.Result = resultDiffers
-		}
+		r.Result = worse(r.Result, c.Result)
 	}
 }
 
@@ -104,13 +98,26 @@ func (r *apiReport) settle() {
 func (d *doctorReport) settle() {
 	d.Result = resultMatches
 	for _, a := range d.APIs {
-		switch {
-		case a.Result == resultRefused:
-			d.Result = resultRefused
-		case a.Result == resultDiffers && d.Result != resultRefused:
-			d.Result = resultDiffers
-		}
+		d.Result = worse(d.Result, a.Result)
 	}
+}
+
+// worse is the worse of two results: refused, then differs, then the
+// rest (a skipped check changes nothing).
+func worse(a, b string) string {
+	rank := func(r string) int {
+		switch r {
+		case resultRefused:
+			return 2
+		case resultDiffers:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
 }
 
 // print writes the report on stdout, as Markdown or JSON, and the Markdown

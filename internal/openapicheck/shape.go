@@ -3,7 +3,6 @@ package openapicheck
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -17,25 +16,7 @@ import (
 // validating them: a newer vendor document that kin-openapi finds fault
 // with can still be compared. Its documents serve Facts and Shape, not
 // Check.
-func Read(dir string) (*Documents, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("openapicheck: no *.json document in %s", dir)
-	}
-	sort.Strings(files)
-	d := &Documents{}
-	for _, f := range files {
-		doc, err := readDocument(f)
-		if err != nil {
-			return nil, err
-		}
-		d.docs = append(d.docs, doc)
-	}
-	return d, nil
-}
+func Read(dir string) (*Documents, error) { return loadAll(dir, readDocument) }
 
 // Files lists the documents' file names.
 func (d *Documents) Files() []string {
