@@ -107,7 +107,10 @@ type doctor struct {
 
 func (d *doctor) run(ctx context.Context) error {
 	d.scrub = redact.New(d.a.redactKeys...)
-	d.wire = &wire{next: http.DefaultTransport.(*http.Transport).Clone()}
+	d.wire = &wire{next: http.DefaultTransport}
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		d.wire.next = t.Clone() // its proxy settings and timeouts, in a pool of doctor's own
+	}
 	// One retry at most: a passing 503 is no difference, but each check
 	// is meant to cost one request (the analytics quota is 100 an hour),
 	// and an answer the SDK finds malformed is reported, not retried.

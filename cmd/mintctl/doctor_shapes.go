@@ -84,12 +84,6 @@ var (
 		times: []string{"results[].publishedDate"}}
 )
 
-// doctorExpectations lists every expectation, for the test that compares
-// them with the documents.
-var doctorExpectations = []expectation{expectJobNotFound, expectVisitors, expectViews, expectSearches, expectFeedback,
-	expectFeedbackByPage, expectConversations, expectThread, expectCallerStats, expectDeployment, expectDocsSearch,
-	expectPageContent, expectIndexSearch}
-
 // streamChunkTypes are the chunk types of the AI SDK's UI message stream
 // (version 1), which the assistant's message route answers; "data-" types
 // are the application's own.

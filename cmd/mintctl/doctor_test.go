@@ -520,6 +520,11 @@ func withoutCodeSpans(s string) string {
 	return b.String()
 }
 
+// doctorExpectations lists every answer doctor reads.
+var doctorExpectations = []expectation{expectJobNotFound, expectVisitors, expectViews, expectSearches, expectFeedback,
+	expectFeedbackByPage, expectConversations, expectThread, expectCallerStats, expectDeployment, expectDocsSearch,
+	expectPageContent, expectIndexSearch}
+
 // The shapes doctor expects are the stored documents' shapes, line by
 // line, except where the SDK reads more than the documents say.
 func TestDoctorExpectationsFollowTheDocuments(t *testing.T) {

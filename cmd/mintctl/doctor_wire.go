@@ -23,7 +23,6 @@ type wire struct {
 
 	mu            sync.Mutex
 	last          *captured
-	sent          []string // "METHOD path" of every request, in order
 	dropThreadKey bool
 }
 
@@ -45,7 +44,6 @@ func (c *captured) bytes() ([]byte, bool) {
 func (w *wire) RoundTrip(req *http.Request) (*http.Response, error) {
 	w.mu.Lock()
 	drop := w.dropThreadKey && req.Method == http.MethodPost
-	w.sent = append(w.sent, req.Method+" "+req.URL.EscapedPath())
 	w.mu.Unlock()
 	if drop && req.Body != nil {
 		b, err := io.ReadAll(req.Body)
@@ -87,13 +85,6 @@ func (w *wire) answer() *captured {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.last
-}
-
-// requests lists what was sent so far.
-func (w *wire) requests() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]string(nil), w.sent...)
 }
 
 func (w *wire) setDropThreadKey(on bool) {

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // The JSON types of a Shape.
@@ -222,7 +223,11 @@ func (c *checker) add(kind Kind, path, value string) {
 	}
 	c.seen[key] = true
 	if len(value) > maxValue {
-		value = value[:maxValue] + "..."
+		cut := maxValue
+		for cut > 0 && !utf8.RuneStart(value[cut]) {
+			cut--
+		}
+		value = value[:cut] + "..."
 	}
 	c.found = append(c.found, Finding{Kind: kind, Path: path, Value: value})
 }

@@ -1,7 +1,9 @@
 package apishape_test
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,6 +66,11 @@ func TestCheckQuotesAtMostAShortValue(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Less(t, len(got[0].Value), 100)
+
+	got, err = Check([]byte(`{"rows":[{"path":"/a","total":1,"status":"`+strings.Repeat("é", 100)+`"}],"hasMore":true}`), page)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.True(t, utf8.ValidString(got[0].Value), "cut between runes: %q", got[0].Value)
 }
 
 func TestFactsAreOneLinePerMemberAndEnumValue(t *testing.T) {
