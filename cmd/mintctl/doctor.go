@@ -177,7 +177,14 @@ func (d *doctor) run(ctx context.Context) error {
 	}
 	switch d.report.Result {
 	case resultRefused:
-		return &codeError{exitRefusedKey, errors.New("a key was refused (see the report): check the key, its scopes, its expiry and its IP allowlist")}
+		var refused []string
+		for _, a := range d.report.APIs {
+			if a.Result == resultRefused {
+				refused = append(refused, a.Variable)
+			}
+		}
+		return &codeError{exitRefusedKey, fmt.Errorf("the key in %s was refused (see the report): check the key, its scopes, its expiry and its IP allowlist",
+			strings.Join(refused, " and "))}
 	case resultDiffers:
 		return &codeError{exitError, errors.New("the service differs from what this SDK assumes (see the report); to report it, open an issue with the --json report attached")}
 	}

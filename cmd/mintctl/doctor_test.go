@@ -331,6 +331,7 @@ func TestDoctorRefusedKeyIsExit6(t *testing.T) {
 	assert.Contains(t, stdout.String(), "## Index API: matches", "the other keys are still checked")
 	assert.Equal(t, []string{"GET /v2/agent/" + srv.ProjectID() + "/job/" + missingJobID}, f.requests(),
 		"a refused key stops its API's checks")
+	assert.Contains(t, stderr.String(), "the key in MINTLIFY_API_KEY was refused")
 	assert.NotContains(t, stdout.String()+stderr.String(), "nosuchkey")
 }
 
