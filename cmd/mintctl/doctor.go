@@ -18,9 +18,9 @@ import (
 	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
-// exitRefusedKey is doctor's exit code when a service refused a key (401
+// doctorExitRefused is doctor's exit code when a service refused a key (401
 // or 403): the account, not the SDK, needs looking at.
-const exitRefusedKey = 6
+const doctorExitRefused = 6
 
 // missingJobID names a job no project has: its 404 is what doctor reads.
 const missingJobID = "mintctl-doctor-no-such-job"
@@ -183,7 +183,7 @@ func (d *doctor) run(ctx context.Context) error {
 				refused = append(refused, a.Variable)
 			}
 		}
-		return &codeError{exitRefusedKey, fmt.Errorf("the key in %s was refused (see the report): check the key, its scopes, its expiry and its IP allowlist",
+		return &codeError{doctorExitRefused, fmt.Errorf("the key in %s was refused (see the report): check the key, its scopes, its expiry and its IP allowlist",
 			strings.Join(refused, " and "))}
 	case resultDiffers:
 		return &codeError{exitError, errors.New("the service differs from what this SDK assumes (see the report); to report it, open an issue with the --json report attached")}

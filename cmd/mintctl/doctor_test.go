@@ -325,7 +325,7 @@ func TestDoctorRefusedKeyIsExit6(t *testing.T) {
 	f := newFront(t, srv, nil)
 	env[mintlify.EnvBaseURL] = f.url
 	stdout, stderr, code := runEnv(t, env, "doctor")
-	require.Equal(t, exitRefusedKey, code, "stdout: %s\nstderr: %s", stdout, stderr)
+	require.Equal(t, doctorExitRefused, code, "stdout: %s\nstderr: %s", stdout, stderr)
 	assert.Contains(t, stdout.String(), "## admin API: refused")
 	assert.Contains(t, stdout.String(), "the key was refused (401)")
 	assert.Contains(t, stdout.String(), "## Index API: matches", "the other keys are still checked")
