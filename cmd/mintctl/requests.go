@@ -49,5 +49,5 @@ func (a *app) clientOptions(key, baseEnv, def string) []mintlify.Option {
 	if allow, _ := a.lookupEnv(envAllowHTTP); allow == "1" {
 		opts = append(opts, mintlify.WithInsecureHTTP())
 	}
-	return opts
+	return append(opts, a.clientExtras...)
 }

@@ -84,6 +84,9 @@ type app struct {
 	// (--max-retry-wait) is the longest Retry-After mintctl waits.
 	project      string
 	maxRetryWait time.Duration
+	// clientExtras are options added to every API client (doctor's own
+	// transport and retry count).
+	clientExtras []mintlify.Option
 }
 
 // defaultMaxRetryWait is the longest Retry-After mintctl waits by default:
@@ -233,6 +236,7 @@ Exit codes:
 	root.AddCommand(a.triggerCommands()...)
 	root.AddCommand(a.indexCommand())
 	root.AddCommand(a.askCommand(), a.docsCommand()) // the assistant API (assistant.go)
+	root.AddCommand(a.doctorCommand())
 	a.addVersion(root)
 	// cobra's own help and completion commands answer an unknown topic or
 	// shell with text and exit 0: a script would not notice the typo.

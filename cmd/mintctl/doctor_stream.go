@@ -1,0 +1,209 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	mintlify "github.com/docsagent/mintlify-go"
+)
+
+// doctor --spend: one question to the assistant, and how its answer
+// travels.
+
+// checkStream asks one question (a credit) and reads how the answer
+// travels, then sends a follow-up in its thread without the thread's key.
+func (d *doctor) checkStream(ctx context.Context, c *mintlify.AssistantClient, r *apiReport) {
+	chk := r.add("message", expectation{method: "POST", route: "/discovery/v2/assistant/{domain}/message", status: 200})
+	d.wire.begin()
+	s, err := c.Message(ctx, mintlify.MessageParams{Messages: []mintlify.ChatMessage{
+		{Role: "user", Parts: []mintlify.ChatPart{{Type: "text", Text: d.question}}}}})
+	if err != nil {
+		d.judgeStreamError(chk, err)
+		return
+	}
+	var readErr error
+	for _, err := range s.Events() {
+		if err != nil {
+			readErr = err
+			break
+		}
+	}
+	_ = s.Close()
+	ans := d.wire.answer()
+	if ans == nil {
+		chk.differ("no answer", "", "the request failed", d.text(errText(readErr)))
+		return
+	}
+	chk.Status = ans.status
+	if readErr != nil {
+		chk.differ("stream", "", "the SDK could not read the stream to its end", d.text(readErr.Error()))
+	}
+	body, _ := ans.bytes()
+	st := readStream(body)
+	d.judgeStream(chk, ans.header, st)
+
+	follow := r.add("follow-up without the thread key", expectation{method: "POST", route: chk.want.route, status: 404})
+	threadID := cmp.Or(ans.header.Get("X-Thread-Id"), st.finishThreadID)
+	if threadID == "" {
+		follow.skip("no thread ID to follow up in")
+		return
+	}
+	d.wire.begin()
+	d.wire.setDropThreadKey(true)
+	fs, err := c.Message(ctx, mintlify.MessageParams{ThreadID: threadID, ThreadKey: "dropped-before-sending",
+		Messages: []mintlify.ChatMessage{{Role: "user", Parts: []mintlify.ChatPart{{Type: "text", Text: "And then?"}}}}})
+	d.wire.setDropThreadKey(false)
+	if err == nil {
+		_ = fs.Close()
+	}
+	fa := d.wire.answer()
+	switch {
+	case fa == nil:
+		follow.differ("no answer", "", "the request failed", d.text(errText(err)))
+	case fa.status/100 == 2:
+		follow.Status = fa.status
+		follow.differ("thread", "", fmt.Sprintf("a follow-up without the thread's key was answered (%d): anyone with a thread's ID can write in it (and it spent a credit)", fa.status), "")
+	case fa.status == http.StatusUnauthorized || fa.status == http.StatusForbidden:
+		follow.Status = fa.status
+		follow.note(fmt.Sprintf("refused with %d", fa.status), "")
+		if fa.status != follow.want.status {
+			follow.differ("status", "", fmt.Sprintf("refused with %d where the SDK and the mock expect %d", fa.status, follow.want.status), "")
+		}
+	default:
+		follow.Status = fa.status
+		if fa.status != follow.want.status {
+			follow.differ("status", "", fmt.Sprintf("refused with %d where the SDK and the mock expect %d", fa.status, follow.want.status), "")
+		} else {
+			follow.note(fmt.Sprintf("refused with %d", fa.status), "")
+		}
+	}
+}
+
+func (d *doctor) judgeStreamError(chk *checkReport, err error) {
+	ans := d.wire.answer()
+	if ans != nil && (ans.status == http.StatusUnauthorized || ans.status == http.StatusForbidden) {
+		d.judge(chk, err, 200)
+		return
+	}
+	if ans != nil {
+		chk.Status = ans.status
+	}
+	chk.differ("message", "", "the question was not answered", d.text(err.Error()))
+}
+
+// streamRead is what the framing of a UI message stream showed.
+type streamRead struct {
+	frames, badFrames int
+	otherLines        []string // lines that are neither data nor comments
+	done              bool     // ended with data: [DONE]
+	types             []string // chunk types, in order of first appearance
+	finishThreadID    string
+	finished          bool
+}
+
+// readStream reads event-stream frames as the AI SDK's parser does: lines
+// end at CRLF, LF or CR; an empty line ends an event; "data:" lines join.
+func readStream(body []byte) streamRead {
+	var st streamRead
+	text := strings.ReplaceAll(strings.ReplaceAll(string(body), "\r\n", "\n"), "\r", "\n")
+	text = strings.TrimPrefix(text, "\ufeff")
+	for _, event := range strings.Split(text, "\n\n") {
+		var data []string
+		for _, line := range strings.Split(event, "\n") {
+			switch {
+			case line == "" || strings.HasPrefix(line, ":"):
+			case strings.HasPrefix(line, "data:"):
+				data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+			default:
+				if len(st.otherLines) < 3 {
+					st.otherLines = append(st.otherLines, line)
+				}
+			}
+		}
+		if len(data) == 0 {
+			continue
+		}
+		st.frames++
+		payload := strings.Join(data, "\n")
+		if payload == "[DONE]" {
+			st.done = true
+			continue
+		}
+		var chunk struct {
+			Type     string `json:"type"`
+			ThreadID string `json:"threadId"`
+		}
+		if json.Unmarshal([]byte(payload), &chunk) != nil || chunk.Type == "" {
+			st.badFrames++
+			continue
+		}
+		if !slices.Contains(st.types, chunk.Type) {
+			st.types = append(st.types, chunk.Type)
+		}
+		if chunk.Type == "finish" {
+			st.finished, st.finishThreadID = true, chunk.ThreadID
+		}
+	}
+	return st
+}
+
+// judgeStream compares the stream with what the SDK, its proxy and the
+// mock assume: an event stream of the AI SDK's UI message chunks, [DONE]
+// last, the thread's ID in X-Thread-Id and in the finish chunk, its key
+// in X-Thread-Key.
+func (d *doctor) judgeStream(chk *checkReport, h http.Header, st streamRead) {
+	if ct := h.Get("Content-Type"); !strings.HasPrefix(strings.ToLower(ct), "text/event-stream") {
+		chk.differ("media type", "", "Content-Type is not text/event-stream", d.text(ct))
+	}
+	if v := h.Get("X-Vercel-AI-UI-Message-Stream"); v != "v1" {
+		chk.differ("header", "X-Vercel-AI-UI-Message-Stream", "not v1", d.text(v))
+	}
+	chk.note(fmt.Sprintf("%d frames; chunk types", st.frames), d.text(strings.Join(st.types, ", ")))
+	if st.badFrames > 0 {
+		chk.differ("framing", "", fmt.Sprintf("%d frames are not a JSON chunk with a type", st.badFrames), "")
+	}
+	for _, l := range st.otherLines {
+		chk.differ("framing", "", "a line that is not data", d.text(l))
+	}
+	if !st.done {
+		chk.differ("framing", "", "the stream did not end with data: [DONE]", "")
+	}
+	if !st.finished {
+		chk.differ("framing", "", "no finish chunk", "")
+	}
+	for _, t := range st.types {
+		if !slices.Contains(streamChunkTypes, t) && !strings.HasPrefix(t, "data-") {
+			chk.differ("chunk type", "", "not a chunk type of the AI SDK's UI message stream", d.text(t))
+		}
+	}
+	id := h.Get("X-Thread-Id")
+	switch {
+	case id == "":
+		chk.differ("header", "X-Thread-Id", "missing: the thread's ID did not come in the header", "")
+	case st.finishThreadID != "" && st.finishThreadID != id:
+		chk.differ("thread", "finish.threadId", "another thread than X-Thread-Id names", "")
+	}
+	if st.finished && st.finishThreadID == "" {
+		chk.differ("member", "finish.threadId", "missing: the finish chunk does not carry the thread's ID", "")
+	}
+	if id != "" || st.finishThreadID != "" {
+		where := []string{}
+		if id != "" {
+			where = append(where, "X-Thread-Id")
+		}
+		if st.finishThreadID != "" {
+			where = append(where, "finish.threadId")
+		}
+		chk.note("threadId travels in "+strings.Join(where, " and "), "")
+	}
+	if h.Get("X-Thread-Key") == "" {
+		chk.differ("header", "X-Thread-Key", "missing: a new thread's key did not come", "")
+	} else {
+		chk.note("X-Thread-Key came", "")
+	}
+}
