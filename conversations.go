@@ -45,7 +45,10 @@ type Conversation struct {
 	Query     string
 	Response  string
 	// ResponseType is "answer" or "clarifying_question" (the assistant
-	// asked back); "answer" when the server leaves it out.
+	// asked back); "answer" when the server leaves it out. A value the
+	// vendor added since is kept when it is a well-formed token (lower-case
+	// letters, digits, _ and -, at most 64 bytes), as is one of
+	// ResolutionStatus; any other value is a malformed answer.
 	ResponseType string
 	Sources      []ConversationSource
 	// ResolutionStatus is "answered", or "unanswered" when the docs did not
@@ -130,6 +133,8 @@ func (w *wireConversationsPage) check() error {
 			c.need(s.Title.present() && s.URL.present(), "conversations[].sources[].title, url")
 		}
 		c.need(r.ResolutionStatus.present(), "conversations[].resolutionStatus")
+		c.token("conversations[].responseType", r.ResponseType)
+		c.token("conversations[].resolutionStatus", r.ResolutionStatus)
 		c.need(r.QueryCategory.set, "conversations[].queryCategory")
 		c.need(r.PageURL.set, "conversations[].pageUrl")
 	}
@@ -248,7 +253,8 @@ func (t *Thread) UnmarshalJSON(b []byte) error { return unmarshalWire(b, t, (*wi
 // API sends it, a zero CreatedAt as null.
 type ThreadMessage struct {
 	ID string
-	// Role is "user" or "assistant".
+	// Role is "user" or "assistant", or a role the vendor added since: a
+	// well-formed token (see [Conversation]'s ResponseType).
 	Role      string
 	Content   string
 	CreatedAt time.Time
@@ -283,6 +289,7 @@ func (w *wireThread) check() error {
 	for _, m := range w.Messages {
 		ok := m.ID.present() && m.Role.present() && m.Content.present() && m.CreatedAt.present()
 		c.need(ok, "messages[].id, role, content, createdAt")
+		c.token("messages[].role", m.Role)
 	}
 	return c.err
 }

@@ -14,7 +14,10 @@ import (
 type FeedbackSource string
 
 // The feedback sources. Entries of each carry different fields: see
-// [Feedback].
+// [Feedback]. An entry may carry a source the vendor added since, a
+// well-formed token (lower-case letters, digits, _ and -, at most 64
+// bytes), kept as sent with the fields every source has; any other value
+// is a malformed answer.
 const (
 	FeedbackCodeSnippet FeedbackSource = "code_snippet" // on a code block
 	FeedbackContextual  FeedbackSource = "contextual"   // on a page, with a thumb
@@ -25,7 +28,9 @@ const (
 // FeedbackStatus is where a feedback entry stands in review.
 type FeedbackStatus string
 
-// The review statuses of feedback entries.
+// The review statuses of feedback entries. An entry may carry a status the
+// vendor added since, a well-formed token as for [FeedbackSource], kept as
+// sent; any other value is a malformed answer.
 const (
 	FeedbackPending    FeedbackStatus = "pending"
 	FeedbackInProgress FeedbackStatus = "in_progress"
@@ -162,6 +167,8 @@ func (w *wireFeedbackPage) check() error {
 		c.need(r.CreatedAt.set, "feedback[].createdAt")
 		c.need(r.Source.present(), "feedback[].source")
 		c.need(r.Status.present(), "feedback[].status")
+		c.token("feedback[].source", r.Source)
+		c.token("feedback[].status", r.Status)
 	}
 	return c.err
 }
