@@ -51,10 +51,10 @@ type pollObserver struct {
 const (
 	defaultPollInterval    = 2 * time.Second
 	defaultMaxPollInterval = 30 * time.Second
-	// promptPollInterval caps the waits of a poll's first promptPhase, so
-	// that a CI job learns of the verdict within seconds while it is
-	// likely to come, at about one read per 4s (at most one per 2s on
-	// average with the growth from 2s).
+	// promptPollInterval caps the waits of a poll's first promptPhase
+	// (counted in waits planned, which a slow read only makes longer), so
+	// that a CI job learns of a verdict within 5s of it, a read included,
+	// at about one read per 3.6s; later waits grow to the maximum.
 	promptPollInterval = 4 * time.Second
 	promptPhase        = 10 * time.Minute
 	// maxFailedPolls is how many reads in a row may fail (each after its
