@@ -308,31 +308,51 @@ var decodeCases = []decodeCase{
 
 func ptr[T any](v T) *T { return &v }
 
-// inUTC puts every non-zero time in v in UTC, so that equal instants
-// compare equal whatever offset they were written with.
-func inUTC(v reflect.Value) {
+// inUTC is a copy of v with every non-zero time in UTC, so that equal
+// instants compare equal whatever offset they were written with, and only
+// the exported fields: a row keeps the API's text of its time unexported,
+// which a value built by hand has not.
+func inUTC(v any) any {
+	if v == nil {
+		return nil
+	}
+	return exportedInUTC(reflect.ValueOf(v)).Interface()
+}
+
+func exportedInUTC(v reflect.Value) reflect.Value {
 	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			inUTC(v.Elem())
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
 		}
+		out := reflect.New(v.Type().Elem())
+		out.Elem().Set(exportedInUTC(v.Elem()))
+		return out
 	case reflect.Slice:
-		for i := range v.Len() {
-			inUTC(v.Index(i))
+		if v.IsNil() {
+			return v
 		}
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			out.Index(i).Set(exportedInUTC(v.Index(i)))
+		}
+		return out
 	case reflect.Struct:
 		if t, ok := v.Interface().(time.Time); ok {
-			if !t.IsZero() && v.CanSet() {
-				v.Set(reflect.ValueOf(t.UTC()))
+			if !t.IsZero() {
+				t = t.UTC()
 			}
-			return
+			return reflect.ValueOf(t)
 		}
+		out := reflect.New(v.Type()).Elem()
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				inUTC(v.Field(i))
+				out.Field(i).Set(exportedInUTC(v.Field(i)))
 			}
 		}
+		return out
 	}
+	return v
 }
 
 // TestEveryMethodDecodesTheVendorsAnswers: each answer above decodes to
@@ -350,8 +370,7 @@ func TestEveryMethodDecodesTheVendorsAnswers(t *testing.T) {
 			c, _ := answering(t, rec.wrap(respond(status, tc.body)), mintlify.WithMaxRetries(0))
 			got, err := tc.call(context.Background(), c)
 			require.NoError(t, err)
-			inUTC(reflect.ValueOf(got))
-			assert.Equal(t, tc.want, got)
+			assert.Equal(t, inUTC(tc.want), inUTC(got))
 			reqs := rec.requests()
 			require.Len(t, reqs, 1)
 			if tc.query != nil {

@@ -85,9 +85,10 @@ func (p FeedbackParams) params() params {
 // whatever the server sends in them: Helpful and Contact belong to
 // contextual entries, Code, Filename and Lang to code-snippet entries.
 //
-// It marshals as the API sends it: the fields of its own source only, and
-// the nullable ones (Comment, CreatedAt, Contact, Filename, Lang) as null
-// when zero.
+// It marshals as the API sends it: the fields of its own source only, the
+// nullable ones (Comment, CreatedAt, Contact, Filename, Lang) as null when
+// zero, and a time read from the API as the API wrote it
+// ("2025-01-02T03:04:05.000Z" stays so) while CreatedAt holds that time.
 type Feedback struct {
 	ID      string
 	Path    string
@@ -102,6 +103,8 @@ type Feedback struct {
 	Code     string
 	Filename string
 	Lang     string
+
+	createdAtText string // the API's text of CreatedAt, when Go writes it otherwise
 }
 
 // MarshalJSON writes the entry as the API does.
@@ -175,12 +178,13 @@ func (w *wireFeedbackPage) check() error {
 
 func (r *wireFeedback) entry() Feedback {
 	f := Feedback{
-		ID:        r.ID.s,
-		Path:      r.Path.s,
-		Comment:   r.Comment.s,
-		CreatedAt: r.CreatedAt.t,
-		Source:    FeedbackSource(r.Source.s),
-		Status:    FeedbackStatus(r.Status.s),
+		ID:            r.ID.s,
+		Path:          r.Path.s,
+		Comment:       r.Comment.s,
+		CreatedAt:     r.CreatedAt.t,
+		Source:        FeedbackSource(r.Source.s),
+		createdAtText: r.CreatedAt.raw,
+		Status:        FeedbackStatus(r.Status.s),
 	}
 	switch f.Source {
 	case FeedbackContextual:
@@ -196,7 +200,7 @@ func (r *wireFeedback) entry() Feedback {
 }
 
 func (f Feedback) wire() wireFeedback {
-	w := wireFeedback{ID: str(f.ID), Path: str(f.Path), Comment: nullable(f.Comment), CreatedAt: timeOf(f.CreatedAt),
+	w := wireFeedback{ID: str(f.ID), Path: str(f.Path), Comment: nullable(f.Comment), CreatedAt: timeText(f.CreatedAt, f.createdAtText),
 		Source: str(string(f.Source)), Status: str(string(f.Status))}
 	switch f.Source {
 	case FeedbackContextual:
