@@ -261,54 +261,33 @@ func TestAnalyticsRowsKeepTheAPIsTimeText(t *testing.T) {
 	texts := []string{"2025-01-02T03:04:05.000Z", "2025-01-02T03:04:05+00:00", "2025-01-02T03:04:05.120+02:00",
 		"2025-01-02", "2025-01-02T03:04:05", "2025-01-02 03:04:05.5Z", "2025-01-02T03:04:05Z", "2025-01-02T03:04:05.123456789-07:00"}
 	rows := []struct {
-		body, path, field string
-		call              func(*testing.T, *mintlify.Client) any // the row, or the thread
-		change            func(any) (any, time.Time)             // the row with its time moved by a second, and that time
+		body, path, field, goField string
+		call                       func(*testing.T, *mintlify.Client) any // the row, or the thread
 	}{
-		{goodSearch, "searches.0.lastSearchedAt", "lastSearchedAt", func(t *testing.T, c *mintlify.Client) any {
+		{goodSearch, "searches.0.lastSearchedAt", "lastSearchedAt", "LastSearchedAt", func(t *testing.T, c *mintlify.Client) any {
 			p, err := c.GetSearches(testContext(t), mintlify.SearchesParams{})
 			require.NoError(t, err)
 			return p.Searches[0]
-		}, func(v any) (any, time.Time) {
-			r := v.(mintlify.SearchTerm)
-			r.LastSearchedAt = r.LastSearchedAt.Add(time.Second)
-			return r, r.LastSearchedAt
 		}},
-		{goodFB, "feedback.0.createdAt", "createdAt", func(t *testing.T, c *mintlify.Client) any {
+		{goodFB, "feedback.0.createdAt", "createdAt", "CreatedAt", func(t *testing.T, c *mintlify.Client) any {
 			p, err := c.GetFeedback(testContext(t), mintlify.FeedbackParams{})
 			require.NoError(t, err)
 			return p.Feedback[0]
-		}, func(v any) (any, time.Time) {
-			r := v.(mintlify.Feedback)
-			r.CreatedAt = r.CreatedAt.Add(time.Second)
-			return r, r.CreatedAt
 		}},
-		{goodConv, "conversations.0.timestamp", "timestamp", func(t *testing.T, c *mintlify.Client) any {
+		{goodConv, "conversations.0.timestamp", "timestamp", "Timestamp", func(t *testing.T, c *mintlify.Client) any {
 			p, err := c.GetConversations(testContext(t), mintlify.ConversationsParams{})
 			require.NoError(t, err)
 			return p.Conversations[0]
-		}, func(v any) (any, time.Time) {
-			r := v.(mintlify.Conversation)
-			r.Timestamp = r.Timestamp.Add(time.Second)
-			return r, r.Timestamp
 		}},
-		{goodThread, "createdAt", "createdAt", func(t *testing.T, c *mintlify.Client) any {
+		{goodThread, "createdAt", "createdAt", "CreatedAt", func(t *testing.T, c *mintlify.Client) any {
 			th, err := c.GetThread(testContext(t), testThread)
 			require.NoError(t, err)
 			return *th
-		}, func(v any) (any, time.Time) {
-			r := v.(mintlify.Thread)
-			r.CreatedAt = r.CreatedAt.Add(time.Second)
-			return r, r.CreatedAt
 		}},
-		{goodThread, "messages.1.createdAt", "createdAt", func(t *testing.T, c *mintlify.Client) any {
+		{goodThread, "messages.1.createdAt", "createdAt", "CreatedAt", func(t *testing.T, c *mintlify.Client) any {
 			th, err := c.GetThread(testContext(t), testThread)
 			require.NoError(t, err)
 			return th.Messages[1]
-		}, func(v any) (any, time.Time) {
-			r := v.(mintlify.ThreadMessage)
-			r.CreatedAt = r.CreatedAt.Add(time.Second)
-			return r, r.CreatedAt
 		}},
 	}
 	field := func(t *testing.T, v any, name string) any {
@@ -332,8 +311,11 @@ func TestAnalyticsRowsKeepTheAPIsTimeText(t *testing.T) {
 				require.NoError(t, json.Unmarshal(b, back.Interface()))
 				assert.Equal(t, text, field(t, back.Elem().Interface(), r.field), "read back from its own JSON")
 
-				moved, at := r.change(row)
-				assert.Equal(t, at.Format(time.RFC3339Nano), field(t, moved, r.field), "a time changed since is Go's RFC 3339")
+				moved := reflect.New(reflect.TypeOf(row)).Elem()
+				moved.Set(reflect.ValueOf(row))
+				at := moved.FieldByName(r.goField).Interface().(time.Time).Add(time.Second)
+				moved.FieldByName(r.goField).Set(reflect.ValueOf(at))
+				assert.Equal(t, at.Format(time.RFC3339Nano), field(t, moved.Interface(), r.field), "a time changed since is Go's RFC 3339")
 			}
 			c, _ := answering(t, respond(200, setPath(t, r.body, r.path, `"last tuesday"`)), mintlify.WithMaxRetries(0))
 			assert.Nil(t, field(t, r.call(t, c), r.field), "a time the SDK cannot read stays null")
