@@ -21,7 +21,7 @@ import (
 // longer than 4s (or the first interval, if longer), so a wait learns of
 // the end within about 4s of the server's change, at most one read per 2s
 // on average; after that the waits keep growing, up to
-// [WithMaxPollInterval] (default 30s). A 13s deployment is read about six
+// [WithMaxPollInterval] (default 30s). A 13s deployment is read five or six
 // times. It returns the resource with a nil error once its status is
 // terminal, failed ones included: the status says how it ended. A status
 // the SDK does not know (one the vendor added, see [JobStatus.Known]) is
