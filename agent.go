@@ -3,7 +3,6 @@ package mintlify
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -12,9 +11,10 @@ import (
 // JobStatus is the state of an agent job.
 type JobStatus string
 
-// The job states the API documents. Any other value in an answer is a
-// malformed answer (an error), so a poll can never wait on a state that
-// will not end.
+// The job states the API documents. An answer may carry a state the
+// vendor added since, a well-formed token (lower-case letters, digits, _
+// and -, at most 64 bytes): it is kept as sent and is not terminal (see
+// [JobStatus.Known]). Any other value is a malformed answer (an error).
 const (
 	JobActive    JobStatus = "active"    // the agent is working
 	JobCompleted JobStatus = "completed" // done; PRLink is set if files changed
@@ -27,7 +27,10 @@ func (s JobStatus) Terminal() bool {
 	return s == JobCompleted || s == JobArchived || s == JobFailed
 }
 
-func (s JobStatus) documented() bool { return s == JobActive || s.Terminal() }
+// Known reports whether the status is one this version of the SDK
+// documents. A poller waits through one it does not know: only a known
+// status ends a wait.
+func (s JobStatus) Known() bool { return s == JobActive || s.Terminal() }
 
 // Job is an agent job. Nullable fields come back as their zero value. It
 // marshals as the API sends it: PRLink "" and a nil ArchivedAt as null.
@@ -83,15 +86,16 @@ type wireJobSource struct {
 }
 
 // check insists on what every job answer has: an ID that can be one, and
-// a status the API documents.
+// a status that can be one.
 func (w *wireJob) check() error {
 	switch {
 	case w.ID == "":
 		return errors.New("the job has no id")
 	case w.Status == "":
 		return errors.New("the job has no status")
-	case !w.Status.documented():
-		return fmt.Errorf("job status %s is not one the API documents", answerText(string(w.Status)))
+	}
+	if err := checkToken("job status", w.Status); err != nil {
+		return err
 	}
 	return checkID("job id", w.ID)
 }

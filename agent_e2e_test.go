@@ -125,3 +125,45 @@ func TestE2EOutcomesAreReportedAsTheyEnd(t *testing.T) {
 	_, err = c.SendMessage(ctx, job.ID, "one more thing")
 	assert.ErrorIs(t, err, mintlify.ErrBadRequest, "an archived job takes no follow-up")
 }
+
+// TestE2EPollersWaitThroughAStatusTheyDoNotKnow: the mock reports a job as
+// "queued" and a deployment as "building" (statuses this SDK does not
+// know) for three reads; the pollers show them to the observer, keep
+// polling, and end on the real verdict.
+func TestE2EPollersWaitThroughAStatusTheyDoNotKnow(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC))
+	mock := mockserver.Start(t, mockserver.WithClock(clock), mockserver.WithJobDuration(5*time.Minute))
+	c := mockClient(t, mock)
+	ctx := testContext(t)
+	unknownFor3 := func(route, status string) {
+		require.NoError(t, mock.InjectFault(mockserver.FaultRule{Route: route, Times: 3,
+			Fault: mockserver.Fault{Kind: mockserver.FaultStatusValue, Value: status}}))
+	}
+
+	job, err := c.CreateJob(ctx, "Document the CLI")
+	require.NoError(t, err)
+	unknownFor3(mockserver.RouteGetJob, "queued")
+	var jobs []mintlify.JobStatus
+	done, err := c.PollJob(ctx, job.ID, fastPoll, mintlify.WithPollObserver(func(j *mintlify.Job) {
+		jobs = append(jobs, j.Status)
+		clock.Advance(time.Minute)
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, mintlify.JobCompleted, done.Status)
+	assert.Equal(t, []mintlify.JobStatus{"queued", "queued", "queued", mintlify.JobActive, mintlify.JobActive, mintlify.JobCompleted}, jobs)
+	assert.False(t, jobs[0].Known())
+
+	id, err := c.TriggerDeployment(ctx)
+	require.NoError(t, err)
+	unknownFor3(mockserver.RouteDeploymentStatus, "building")
+	var deps []mintlify.DeploymentStatus
+	d, err := c.PollDeployment(ctx, id, fastPoll, mintlify.WithPollObserver(func(d *mintlify.Deployment) {
+		deps = append(deps, d.Status)
+		clock.Advance(time.Minute)
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, mintlify.DeploymentSucceeded, d.Status)
+	assert.Equal(t, []mintlify.DeploymentStatus{"building", "building", "building", mintlify.DeploymentInProgress,
+		mintlify.DeploymentInProgress, mintlify.DeploymentSucceeded}, deps)
+}

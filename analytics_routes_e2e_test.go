@@ -219,27 +219,9 @@ func TestAnalyticsE2EWalksEqualRawWalks(t *testing.T) {
 }
 
 // normalizeTimes puts a row's times in UTC, so that equal instants compare
-// equal whatever offset they were written with.
-func normalizeTimes(row any) any {
-	utc := func(t time.Time) time.Time {
-		if t.IsZero() {
-			return t
-		}
-		return t.UTC()
-	}
-	switch r := row.(type) {
-	case mintlify.SearchTerm:
-		r.LastSearchedAt = utc(r.LastSearchedAt)
-		return r
-	case mintlify.Feedback:
-		r.CreatedAt = utc(r.CreatedAt)
-		return r
-	case mintlify.Conversation:
-		r.Timestamp = utc(r.Timestamp)
-		return r
-	}
-	return row
-}
+// equal whatever offset they were written with, and keeps its exported
+// fields only (see inUTC).
+func normalizeTimes(row any) any { return inUTC(row) }
 
 func TestAnalyticsE2ESingleAnswers(t *testing.T) {
 	t.Parallel()

@@ -36,7 +36,9 @@ func (p ConversationsParams) params() params {
 // turns of a thread may share an instant.
 //
 // It marshals as the API sends it: QueryCategory and PageURL "" as null, a
-// zero Timestamp (one the SDK could not read) as null, no Sources as [].
+// zero Timestamp (one the SDK could not read) as null, no Sources as [],
+// and a time read from the API as the API wrote it
+// ("2025-01-02T03:04:05.000Z" stays so) while Timestamp holds that time.
 type Conversation struct {
 	ID string
 	// Timestamp is when the reader asked; zero when the server sent a time
@@ -45,7 +47,10 @@ type Conversation struct {
 	Query     string
 	Response  string
 	// ResponseType is "answer" or "clarifying_question" (the assistant
-	// asked back); "answer" when the server leaves it out.
+	// asked back); "answer" when the server leaves it out. A value the
+	// vendor added since is kept when it is a well-formed token (lower-case
+	// letters, digits, _ and -, at most 64 bytes), as is one of
+	// ResolutionStatus; any other value is a malformed answer.
 	ResponseType string
 	Sources      []ConversationSource
 	// ResolutionStatus is "answered", or "unanswered" when the docs did not
@@ -54,6 +59,8 @@ type Conversation struct {
 	// QueryCategory and PageURL are "" when the server sends null.
 	QueryCategory string
 	PageURL       string // pageUrl
+
+	timestampText string // the API's text of Timestamp, when Go writes it otherwise
 }
 
 // MarshalJSON writes the turn as the API does.
@@ -130,6 +137,8 @@ func (w *wireConversationsPage) check() error {
 			c.need(s.Title.present() && s.URL.present(), "conversations[].sources[].title, url")
 		}
 		c.need(r.ResolutionStatus.present(), "conversations[].resolutionStatus")
+		c.token("conversations[].responseType", r.ResponseType)
+		c.token("conversations[].resolutionStatus", r.ResolutionStatus)
 		c.need(r.QueryCategory.set, "conversations[].queryCategory")
 		c.need(r.PageURL.set, "conversations[].pageUrl")
 	}
@@ -147,11 +156,12 @@ func (r *wireConversation) turn() Conversation {
 		ResolutionStatus: r.ResolutionStatus.s,
 		QueryCategory:    r.QueryCategory.s,
 		PageURL:          r.PageURL.s,
+		timestampText:    r.Timestamp.raw,
 	}
 }
 
 func (t Conversation) wire() wireConversation {
-	return wireConversation{ID: str(t.ID), Timestamp: timeOf(t.Timestamp), Query: str(t.Query), Response: str(t.Response),
+	return wireConversation{ID: str(t.ID), Timestamp: timeText(t.Timestamp, t.timestampText), Query: str(t.Query), Response: str(t.Response),
 		ResponseType: str(t.ResponseType), ResolutionStatus: str(t.ResolutionStatus),
 		QueryCategory: nullable(t.QueryCategory), PageURL: nullable(t.PageURL),
 		Sources: each(t.Sources, func(s *ConversationSource) wireSource { return wireSource{Title: str(s.Title), URL: str(s.URL)} })}
@@ -228,30 +238,38 @@ func (c *Client) Conversations(ctx context.Context, p ConversationsParams) iter.
 }
 
 // Thread is a whole assistant conversation. It marshals as the API sends
-// it (ID as threadId), a zero time (one the SDK could not read) as null.
+// it (ID as threadId), a zero time (one the SDK could not read) as null, a
+// time read from the API as the API wrote it while the field holds that
+// time.
 type Thread struct {
 	ID string // threadId
 	// CreatedAt is zero when the server sent a time it could not read.
 	CreatedAt time.Time
 	Messages  []ThreadMessage
+
+	createdAtText string // the API's text of CreatedAt, when Go writes it otherwise
 }
 
 // MarshalJSON writes the thread as the API does.
 func (t Thread) MarshalJSON() ([]byte, error) {
-	return marshalWire(wireThread{ID: str(t.ID), CreatedAt: timeOf(t.CreatedAt), Messages: each(t.Messages, (*ThreadMessage).wire)})
+	return marshalWire(wireThread{ID: str(t.ID), CreatedAt: timeText(t.CreatedAt, t.createdAtText), Messages: each(t.Messages, (*ThreadMessage).wire)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
 func (t *Thread) UnmarshalJSON(b []byte) error { return unmarshalWire(b, t, (*wireThread).thread) }
 
 // ThreadMessage is one message of a thread, in order. It marshals as the
-// API sends it, a zero CreatedAt as null.
+// API sends it, a zero CreatedAt as null, a time read from the API as the
+// API wrote it while CreatedAt holds that time.
 type ThreadMessage struct {
 	ID string
-	// Role is "user" or "assistant".
+	// Role is "user" or "assistant", or a role the vendor added since: a
+	// well-formed token (see [Conversation]'s ResponseType).
 	Role      string
 	Content   string
 	CreatedAt time.Time
+
+	createdAtText string // the API's text of CreatedAt, when Go writes it otherwise
 }
 
 // MarshalJSON writes the message as the API does.
@@ -283,6 +301,7 @@ func (w *wireThread) check() error {
 	for _, m := range w.Messages {
 		ok := m.ID.present() && m.Role.present() && m.Content.present() && m.CreatedAt.present()
 		c.need(ok, "messages[].id, role, content, createdAt")
+		c.token("messages[].role", m.Role)
 	}
 	return c.err
 }
@@ -312,15 +331,16 @@ func (c *Client) GetThread(ctx context.Context, threadID string) (*Thread, error
 }
 
 func (w *wireThread) thread() Thread {
-	return Thread{ID: w.ID.s, CreatedAt: w.CreatedAt.t, Messages: each(w.Messages, (*wireThreadMessage).message)}
+	return Thread{ID: w.ID.s, CreatedAt: w.CreatedAt.t, Messages: each(w.Messages, (*wireThreadMessage).message),
+		createdAtText: w.CreatedAt.raw}
 }
 
 func (w *wireThreadMessage) message() ThreadMessage {
-	return ThreadMessage{ID: w.ID.s, Role: w.Role.s, Content: w.Content.s, CreatedAt: w.CreatedAt.t}
+	return ThreadMessage{ID: w.ID.s, Role: w.Role.s, Content: w.Content.s, CreatedAt: w.CreatedAt.t, createdAtText: w.CreatedAt.raw}
 }
 
 func (m ThreadMessage) wire() wireThreadMessage {
-	return wireThreadMessage{ID: str(m.ID), Role: str(m.Role), Content: str(m.Content), CreatedAt: timeOf(m.CreatedAt)}
+	return wireThreadMessage{ID: str(m.ID), Role: str(m.Role), Content: str(m.Content), CreatedAt: timeText(m.CreatedAt, m.createdAtText)}
 }
 
 // isULID reports whether s is a ULID: 26 characters of Crockford's base32

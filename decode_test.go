@@ -9,6 +9,7 @@ import (
 	"context"
 	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -307,31 +308,51 @@ var decodeCases = []decodeCase{
 
 func ptr[T any](v T) *T { return &v }
 
-// inUTC puts every non-zero time in v in UTC, so that equal instants
-// compare equal whatever offset they were written with.
-func inUTC(v reflect.Value) {
+// inUTC is a copy of v with every non-zero time in UTC, so that equal
+// instants compare equal whatever offset they were written with, and only
+// the exported fields: a row keeps the API's text of its time unexported,
+// which a value built by hand has not.
+func inUTC(v any) any {
+	if v == nil {
+		return nil
+	}
+	return exportedInUTC(reflect.ValueOf(v)).Interface()
+}
+
+func exportedInUTC(v reflect.Value) reflect.Value {
 	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			inUTC(v.Elem())
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
 		}
+		out := reflect.New(v.Type().Elem())
+		out.Elem().Set(exportedInUTC(v.Elem()))
+		return out
 	case reflect.Slice:
-		for i := range v.Len() {
-			inUTC(v.Index(i))
+		if v.IsNil() {
+			return v
 		}
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			out.Index(i).Set(exportedInUTC(v.Index(i)))
+		}
+		return out
 	case reflect.Struct:
 		if t, ok := v.Interface().(time.Time); ok {
-			if !t.IsZero() && v.CanSet() {
-				v.Set(reflect.ValueOf(t.UTC()))
+			if !t.IsZero() {
+				t = t.UTC()
 			}
-			return
+			return reflect.ValueOf(t)
 		}
+		out := reflect.New(v.Type()).Elem()
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				inUTC(v.Field(i))
+				out.Field(i).Set(exportedInUTC(v.Field(i)))
 			}
 		}
+		return out
 	}
+	return v
 }
 
 // TestEveryMethodDecodesTheVendorsAnswers: each answer above decodes to
@@ -349,8 +370,7 @@ func TestEveryMethodDecodesTheVendorsAnswers(t *testing.T) {
 			c, _ := answering(t, rec.wrap(respond(status, tc.body)), mintlify.WithMaxRetries(0))
 			got, err := tc.call(context.Background(), c)
 			require.NoError(t, err)
-			inUTC(reflect.ValueOf(got))
-			assert.Equal(t, tc.want, got)
+			assert.Equal(t, inUTC(tc.want), inUTC(got))
 			reqs := rec.requests()
 			require.Len(t, reqs, 1)
 			if tc.query != nil {
@@ -370,5 +390,101 @@ func TestJobStatusTerminal(t *testing.T) {
 	for status, want := range map[mintlify.JobStatus]bool{mintlify.JobActive: false, mintlify.JobCompleted: true,
 		mintlify.JobArchived: true, mintlify.JobFailed: true, "queued": false, "": false, "Completed": false} {
 		assert.Equal(t, want, status.Terminal(), "%q", status)
+	}
+}
+
+// TestStatusesKnown: Known tells the statuses this SDK documents from ones
+// the vendor may add, which a poller waits through.
+func TestStatusesKnown(t *testing.T) {
+	t.Parallel()
+	for _, s := range []mintlify.JobStatus{mintlify.JobActive, mintlify.JobCompleted, mintlify.JobArchived, mintlify.JobFailed} {
+		assert.True(t, s.Known(), s)
+	}
+	for _, s := range []mintlify.DeploymentStatus{mintlify.DeploymentQueued, mintlify.DeploymentInProgress, mintlify.DeploymentSucceeded, mintlify.DeploymentFailed} {
+		assert.True(t, s.Known(), s)
+	}
+	for _, s := range []mintlify.StaticExportStatus{mintlify.StaticExportQueued, mintlify.StaticExportRunning, mintlify.StaticExportCompleted, mintlify.StaticExportFailed} {
+		assert.True(t, s.Known(), s)
+	}
+	for _, s := range []string{"queued", "paused", "", "Active", "success"} {
+		assert.False(t, mintlify.JobStatus(s).Known() || mintlify.JobStatus(s).Terminal(), s)
+	}
+	for _, s := range []string{"building", "", "Success", "completed"} {
+		assert.False(t, mintlify.DeploymentStatus(s).Known() || mintlify.DeploymentStatus(s).Terminal(), s)
+	}
+	for _, s := range []string{"paused", "", "Completed", "success"} {
+		assert.False(t, mintlify.StaticExportStatus(s).Known() || mintlify.StaticExportStatus(s).Terminal(), s)
+	}
+}
+
+// TestAnalyticsEnumsTheVendorMayAdd: an enum value of an analytics row
+// that the SDK does not know (a feedback source or status, a response
+// type, a resolution status, a message role) is kept as sent when it is a
+// token of lower-case letters, digits, _ and -, 1 to 64 bytes; any other
+// value is ErrMalformedResponse, so none reaches a terminal or a CI log.
+func TestAnalyticsEnumsTheVendorMayAdd(t *testing.T) {
+	t.Parallel()
+	fields := []struct {
+		body, path string
+		call       func(context.Context, *mintlify.Client) (string, error)
+	}{
+		{goodFB, "feedback.0.source", func(ctx context.Context, c *mintlify.Client) (string, error) {
+			p, err := c.GetFeedback(ctx, mintlify.FeedbackParams{})
+			if err != nil {
+				return "", err
+			}
+			return string(p.Feedback[0].Source), nil
+		}},
+		{goodFB, "feedback.0.status", func(ctx context.Context, c *mintlify.Client) (string, error) {
+			p, err := c.GetFeedback(ctx, mintlify.FeedbackParams{})
+			if err != nil {
+				return "", err
+			}
+			return string(p.Feedback[0].Status), nil
+		}},
+		{goodConv, "conversations.0.responseType", func(ctx context.Context, c *mintlify.Client) (string, error) {
+			p, err := c.GetConversations(ctx, mintlify.ConversationsParams{})
+			if err != nil {
+				return "", err
+			}
+			return p.Conversations[0].ResponseType, nil
+		}},
+		{goodConv, "conversations.0.resolutionStatus", func(ctx context.Context, c *mintlify.Client) (string, error) {
+			p, err := c.GetConversations(ctx, mintlify.ConversationsParams{})
+			if err != nil {
+				return "", err
+			}
+			return p.Conversations[0].ResolutionStatus, nil
+		}},
+		{goodThread, "messages.1.role", func(ctx context.Context, c *mintlify.Client) (string, error) {
+			th, err := c.GetThread(ctx, testThread)
+			if err != nil {
+				return "", err
+			}
+			return th.Messages[1].Role, nil
+		}},
+	}
+	for _, f := range fields {
+		t.Run(f.path, func(t *testing.T) {
+			t.Parallel()
+			for _, v := range []string{"escalated", "needs-review_2", strings.Repeat("z", 64)} {
+				c, _ := answering(t, respond(200, setPath(t, f.body, f.path, `"`+v+`"`)), mintlify.WithMaxRetries(0))
+				got, err := f.call(context.Background(), c)
+				require.NoError(t, err, v)
+				assert.Equal(t, v, got)
+			}
+			for _, v := range hostileStatuses {
+				if v == "null" && strings.HasSuffix(f.path, "responseType") {
+					continue // a null responseType is a missing field: the required-field check's
+				}
+				c, _ := answering(t, respond(200, setPath(t, f.body, f.path, v)), mintlify.WithMaxRetries(0))
+				_, err := f.call(context.Background(), c)
+				require.ErrorIs(t, err, mintlify.ErrMalformedResponse, v)
+				// Quoted, never raw: no line of it can start a workflow command.
+				assert.NotContains(t, err.Error(), "\n")
+				assert.NotContains(t, err.Error(), "\x1b")
+				assert.NotContains(t, err.Error(), "\x00")
+			}
+		})
 	}
 }

@@ -3,7 +3,6 @@ package mintlify
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -13,9 +12,11 @@ import (
 // DeploymentStatus is the state of a deployment or a preview.
 type DeploymentStatus string
 
-// The deployment states the API documents. Any other value in an answer is
-// a malformed answer (an error), so a poll can never wait on a state that
-// will not end.
+// The deployment states the API documents. An answer may carry a state the
+// vendor added since, a well-formed token (lower-case letters, digits, _
+// and -, at most 64 bytes): it is kept as sent and is not terminal (see
+// [DeploymentStatus.Known]). Any other value is a malformed answer (an
+// error).
 const (
 	DeploymentQueued     DeploymentStatus = "queued"
 	DeploymentInProgress DeploymentStatus = "in_progress"
@@ -28,7 +29,10 @@ func (s DeploymentStatus) Terminal() bool {
 	return s == DeploymentSucceeded || s == DeploymentFailed
 }
 
-func (s DeploymentStatus) documented() bool {
+// Known reports whether the status is one this version of the SDK
+// documents. A poller waits through one it does not know: only a known
+// status ends a wait.
+func (s DeploymentStatus) Known() bool {
 	return s == DeploymentQueued || s == DeploymentInProgress || s.Terminal()
 }
 
@@ -136,8 +140,8 @@ func (w *wireDeployment) check() error {
 	if w.ID == "" {
 		return errors.New("deployment without an _id")
 	}
-	if !w.Status.documented() {
-		return fmt.Errorf("deployment status %s is not one the API documents", answerText(string(w.Status)))
+	if err := checkToken("deployment status", w.Status); err != nil {
+		return err
 	}
 	return checkID("deployment _id", w.ID)
 }

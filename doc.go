@@ -120,7 +120,10 @@
 // messages, a commit 100,000 paths a set, a log 16 MiB counting 128 bytes a
 // line); more is [ErrMalformedResponse], read without allocating the rest.
 // So is an identifier with white space or a control character, or a job,
-// deployment or export status the API does not document.
+// deployment or export status (or an analytics row's enum value) that is
+// not a token of lower-case letters, digits, _ and -, at most 64 bytes. A
+// token the SDK does not know is a status the vendor may have added: it is
+// kept as sent and is not terminal, so a poller waits through it.
 //
 // # Beyond the typed methods
 //

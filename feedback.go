@@ -14,7 +14,10 @@ import (
 type FeedbackSource string
 
 // The feedback sources. Entries of each carry different fields: see
-// [Feedback].
+// [Feedback]. An entry may carry a source the vendor added since, a
+// well-formed token (lower-case letters, digits, _ and -, at most 64
+// bytes), kept as sent with the fields every source has; any other value
+// is a malformed answer.
 const (
 	FeedbackCodeSnippet FeedbackSource = "code_snippet" // on a code block
 	FeedbackContextual  FeedbackSource = "contextual"   // on a page, with a thumb
@@ -25,7 +28,9 @@ const (
 // FeedbackStatus is where a feedback entry stands in review.
 type FeedbackStatus string
 
-// The review statuses of feedback entries.
+// The review statuses of feedback entries. An entry may carry a status the
+// vendor added since, a well-formed token as for [FeedbackSource], kept as
+// sent; any other value is a malformed answer.
 const (
 	FeedbackPending    FeedbackStatus = "pending"
 	FeedbackInProgress FeedbackStatus = "in_progress"
@@ -80,9 +85,10 @@ func (p FeedbackParams) params() params {
 // whatever the server sends in them: Helpful and Contact belong to
 // contextual entries, Code, Filename and Lang to code-snippet entries.
 //
-// It marshals as the API sends it: the fields of its own source only, and
-// the nullable ones (Comment, CreatedAt, Contact, Filename, Lang) as null
-// when zero.
+// It marshals as the API sends it: the fields of its own source only, the
+// nullable ones (Comment, CreatedAt, Contact, Filename, Lang) as null when
+// zero, and a time read from the API as the API wrote it
+// ("2025-01-02T03:04:05.000Z" stays so) while CreatedAt holds that time.
 type Feedback struct {
 	ID      string
 	Path    string
@@ -97,6 +103,8 @@ type Feedback struct {
 	Code     string
 	Filename string
 	Lang     string
+
+	createdAtText string // the API's text of CreatedAt, when Go writes it otherwise
 }
 
 // MarshalJSON writes the entry as the API does.
@@ -162,18 +170,21 @@ func (w *wireFeedbackPage) check() error {
 		c.need(r.CreatedAt.set, "feedback[].createdAt")
 		c.need(r.Source.present(), "feedback[].source")
 		c.need(r.Status.present(), "feedback[].status")
+		c.token("feedback[].source", r.Source)
+		c.token("feedback[].status", r.Status)
 	}
 	return c.err
 }
 
 func (r *wireFeedback) entry() Feedback {
 	f := Feedback{
-		ID:        r.ID.s,
-		Path:      r.Path.s,
-		Comment:   r.Comment.s,
-		CreatedAt: r.CreatedAt.t,
-		Source:    FeedbackSource(r.Source.s),
-		Status:    FeedbackStatus(r.Status.s),
+		ID:            r.ID.s,
+		Path:          r.Path.s,
+		Comment:       r.Comment.s,
+		CreatedAt:     r.CreatedAt.t,
+		Source:        FeedbackSource(r.Source.s),
+		createdAtText: r.CreatedAt.raw,
+		Status:        FeedbackStatus(r.Status.s),
 	}
 	switch f.Source {
 	case FeedbackContextual:
@@ -189,7 +200,7 @@ func (r *wireFeedback) entry() Feedback {
 }
 
 func (f Feedback) wire() wireFeedback {
-	w := wireFeedback{ID: str(f.ID), Path: str(f.Path), Comment: nullable(f.Comment), CreatedAt: timeOf(f.CreatedAt),
+	w := wireFeedback{ID: str(f.ID), Path: str(f.Path), Comment: nullable(f.Comment), CreatedAt: timeText(f.CreatedAt, f.createdAtText),
 		Source: str(string(f.Source)), Status: str(string(f.Status))}
 	switch f.Source {
 	case FeedbackContextual:

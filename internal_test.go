@@ -9,6 +9,8 @@ package mintlify
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"net/http"
 	"runtime"
 	"strings"
@@ -116,12 +118,107 @@ func recordWaits(waits *[]time.Duration) PollOption {
 	}
 }
 
-// TestPollScheduleGrowsWithJitter (through recordWaits) checks the documented schedule without
-// sleeping: the first wait about the interval, each next one half as long
-// again, every one jittered within 20%, capped at the maximum.
-func TestPollScheduleGrowsWithJitter(t *testing.T) {
+// TestPollScheduleTimeToVerdict reaches pollSchedule: over every jitter
+// draw (constant draws across [0, 1), and random sequences) and a range of
+// intervals, the schedule keeps its promise. With the defaults: the first
+// wait about 2s; every wait that starts in the first 10 minutes at most
+// 4s, so a wait learns of a terminal state within 5s of the server's
+// change even with a slow read; at most one read per 2s on average over
+// those 10 minutes; after them the waits grow, and none exceeds 30s.
+// With other intervals the caps are the first interval (when longer than
+// 4s) and the maximum.
+func TestPollScheduleTimeToVerdict(t *testing.T) {
 	t.Parallel()
-	const reads = 40
+	type draws struct {
+		name string
+		next func() float64
+	}
+	var all []draws
+	for i := range 1000 {
+		u := float64(i) / 1000
+		all = append(all, draws{fmt.Sprintf("u=%.3f", u), func() float64 { return u }})
+	}
+	all = append(all, draws{"u just under 1", func() float64 { return math.Nextafter(1, 0) }})
+	for seed := range uint64(200) {
+		r := rand.New(rand.NewPCG(seed, seed))
+		all = append(all, draws{fmt.Sprintf("seed %d", seed), r.Float64})
+	}
+
+	t.Run("defaults", func(t *testing.T) {
+		for _, d := range all {
+			s := newPollSchedule(defaultPollInterval, defaultMaxPollInterval)
+			var at time.Duration // when the next wait starts: the last read
+			reads := 1           // the read at once
+			longest := time.Duration(0)
+			for at < 2*time.Hour {
+				wait := s.next(d.next())
+				if at == 0 && (wait < 1600*time.Millisecond || wait > 2400*time.Millisecond) {
+					t.Fatalf("%s: first wait %s, want 2s ± 20%%", d.name, wait)
+				}
+				if at < promptPhase && wait > 4*time.Second {
+					t.Fatalf("%s: a wait of %s starting at %s, in the first 10 minutes", d.name, wait, at)
+				}
+				if wait > 30*time.Second || wait <= 0 {
+					t.Fatalf("%s: a wait of %s at %s", d.name, wait, at)
+				}
+				at += wait
+				if at < promptPhase {
+					reads++
+				}
+				if at > 30*time.Minute {
+					longest = max(longest, wait)
+				}
+			}
+			if reads > int(promptPhase/(2*time.Second)) {
+				t.Fatalf("%s: %d reads in the first 10 minutes, more than one per 2s", d.name, reads)
+			}
+			if longest < 24*time.Second {
+				t.Fatalf("%s: the waits stopped growing at %s after 30 minutes", d.name, longest)
+			}
+		}
+	})
+
+	t.Run("other intervals", func(t *testing.T) {
+		durations := []time.Duration{time.Millisecond, 100 * time.Millisecond, time.Second, 2 * time.Second,
+			4 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second, time.Minute, maxPollInterval}
+		for _, first := range durations {
+			for _, most := range durations {
+				if most < first {
+					continue
+				}
+				promptMax := min(max(4*time.Second, first), most)
+				for i := 0; i < len(all); i += 50 {
+					d := all[i]
+					s := newPollSchedule(first, most)
+					var at time.Duration
+					for i := 0; at < promptPhase+10*most && i < 100_000; i++ {
+						wait := s.next(d.next())
+						if wait <= 0 || wait > most || (at < promptPhase && wait > promptMax) {
+							t.Fatalf("%s..%s, %s: a wait of %s at %s", first, most, d.name, wait, at)
+						}
+						at += wait
+					}
+				}
+			}
+		}
+	})
+
+	t.Run("Retry-After wins and counts as waited", func(t *testing.T) {
+		s := newPollSchedule(defaultPollInterval, defaultMaxPollInterval)
+		wait := s.atLeast(s.next(0.5), 20*time.Second)
+		assert.Equal(t, 20*time.Second, wait, "longer than the 4s cap: it wins")
+		assert.Equal(t, 20*time.Second, s.waited)
+		assert.Equal(t, 3*time.Second, s.atLeast(3*time.Second, time.Second), "a shorter Retry-After changes nothing")
+	})
+}
+
+// TestPollersFollowTheSchedule (through recordWaits) checks that PollJob
+// waits as the schedule plans, without sleeping: 250 reads with the
+// defaults start at about 2s, grow by half with jitter, stay at most 4s for
+// the first 10 minutes of waits, then grow to 30s.
+func TestPollersFollowTheSchedule(t *testing.T) {
+	t.Parallel()
+	const reads = 250
 	var n atomic.Int32
 	mt := httpmock.NewMockTransport()
 	mt.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
@@ -135,23 +232,26 @@ func TestPollScheduleGrowsWithJitter(t *testing.T) {
 	require.NoError(t, err)
 
 	var waits []time.Duration
-	_, err = c.PollJob(context.Background(), "job_1", recordWaits(&waits)) // the defaults: 5s to 30s
+	_, err = c.PollJob(context.Background(), "job_1", recordWaits(&waits))
 	require.NoError(t, err)
 	require.Len(t, waits, reads-1)
 
-	nominal := 5 * time.Second
+	nominal, waited := 2*time.Second, time.Duration(0)
 	distinct := map[time.Duration]bool{}
 	for i, w := range waits {
-		lo, hi := nominal*8/10, nominal*12/10
-		assert.True(t, w >= lo && w <= min(hi, 30*time.Second), "wait %d = %s, want %s..%s", i, w, lo, hi)
-		if nominal < 30*time.Second {
-			distinct[w-nominal] = true // the jitter of the growing waits
+		limit := 30 * time.Second
+		if waited < 10*time.Minute {
+			limit = 4 * time.Second
 		}
-		nominal = min(nominal+nominal/2, 30*time.Second)
+		lo, hi := min(nominal*8/10, limit), min(nominal*12/10, limit)
+		assert.True(t, w >= lo && w <= hi, "wait %d = %s after %s, want %s..%s", i, w, waited, lo, hi)
+		distinct[w] = true
+		waited += w
+		nominal = min(nominal+nominal/2, limit)
 	}
-	assert.Greater(t, len(distinct), 2, "the waits are jittered, not fixed: %v", waits)
-	assert.Equal(t, 30*time.Second, nominal)
-	assert.Greater(t, waits[3], waits[0]*2, "the waits grow: %v", waits[:4])
+	assert.Greater(t, len(distinct), 10, "the waits are jittered, not fixed: %v", waits[:10])
+	assert.Greater(t, waits[2], waits[0], "the waits grow: %v", waits[:3])
+	assert.Greater(t, waits[len(waits)-1], 20*time.Second, "and go on growing after 10 minutes")
 }
 
 // TestRecentKeysWindow and TestRecentKeysSteadyStateDoesNotAllocate reach

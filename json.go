@@ -150,9 +150,12 @@ func boolean(v bool) jsonBool { return jsonBool{v: v, set: true} }
 // jsonTime is a JSON string holding a timestamp the vendor types as a plain
 // string (analytics, deployments, an Index result's publishedDate). One the SDK cannot read is the zero
 // time, still present; null sets null. The zero time marshals as null: the
-// SDK does not know it.
+// SDK does not know it. A time is written back as the API wrote it
+// ("2025-01-02T03:04:05.000Z", "+00:00", a date), which raw keeps when Go
+// would write it otherwise, as long as t is still the time raw reads as.
 type jsonTime struct {
 	t         time.Time
+	raw       string
 	set, null bool
 }
 
@@ -168,20 +171,52 @@ func (f *jsonTime) UnmarshalJSON(b []byte) error {
 	// RFC 3339 straight from the bytes, without a copy; the other forms
 	// through a string.
 	if f.t.UnmarshalJSON(b) == nil {
+		if inner := b[1 : len(b)-1]; !isGoText(f.t, inner) {
+			f.raw = string(inner)
+		}
 		return nil
 	}
 	var s string
 	if json.Unmarshal(b, &s) == nil {
-		f.t = parseLooseTime(s)
+		if f.t = parseLooseTime(s); !f.t.IsZero() {
+			f.raw = s
+		}
 	}
 	return nil
 }
 
-func (f jsonTime) MarshalJSON() ([]byte, error) { return orNull(!f.t.IsZero(), f.t) }
+func (f jsonTime) MarshalJSON() ([]byte, error) {
+	if f.raw != "" && sameTime(parseLooseTime(f.raw), f.t) {
+		return marshalWire(f.raw)
+	}
+	return orNull(!f.t.IsZero(), f.t)
+}
 
 func (f jsonTime) present() bool { return f.set && !f.null }
 
 func timeOf(t time.Time) jsonTime { return jsonTime{t: t, set: true, null: t.IsZero()} }
+
+// timeText is timeOf(t) that marshals as raw, the API's text of it, while t
+// is still the time raw reads as.
+func timeText(t time.Time, raw string) jsonTime {
+	f := timeOf(t)
+	f.raw = raw
+	return f
+}
+
+// isGoText reports whether text is what Go writes for t in RFC 3339, so that
+// the API's text need not be kept to write it again.
+func isGoText(t time.Time, text []byte) bool {
+	var buf [64]byte
+	return string(t.AppendFormat(buf[:0], time.RFC3339Nano)) == string(text)
+}
+
+// sameTime reports whether a and b are one instant written with one offset.
+func sameTime(a, b time.Time) bool {
+	_, offA := a.Zone()
+	_, offB := b.Zone()
+	return !a.IsZero() && a.Equal(b) && offA == offB
+}
 
 // looseTimeLayouts are the forms such a timestamp may take; times without
 // a zone are UTC.

@@ -250,3 +250,87 @@ func TestFeedbackJSONHasItsSourceFieldsOnly(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"comment", "createdAt", "id", "path", "source", "status"}, jsonKeys(t, b), "%s", b)
 }
+
+// TestAnalyticsRowsKeepTheAPIsTimeText: a row read from the API marshals
+// its time as the API wrote it: milliseconds (.000Z), an offset written
+// +00:00, a date, a fraction with trailing zeros, no zone; so do the
+// pages, and a row read back from that JSON. A time changed since is
+// written in Go's RFC 3339; one the SDK could not read stays null.
+func TestAnalyticsRowsKeepTheAPIsTimeText(t *testing.T) {
+	t.Parallel()
+	texts := []string{"2025-01-02T03:04:05.000Z", "2025-01-02T03:04:05+00:00", "2025-01-02T03:04:05.120+02:00",
+		"2025-01-02", "2025-01-02T03:04:05", "2025-01-02 03:04:05.5Z", "2025-01-02T03:04:05Z", "2025-01-02T03:04:05.123456789-07:00"}
+	rows := []struct {
+		body, path, field, goField string
+		call                       func(*testing.T, *mintlify.Client) any // the row, or the thread
+	}{
+		{goodSearch, "searches.0.lastSearchedAt", "lastSearchedAt", "LastSearchedAt", func(t *testing.T, c *mintlify.Client) any {
+			p, err := c.GetSearches(testContext(t), mintlify.SearchesParams{})
+			require.NoError(t, err)
+			return p.Searches[0]
+		}},
+		{goodFB, "feedback.0.createdAt", "createdAt", "CreatedAt", func(t *testing.T, c *mintlify.Client) any {
+			p, err := c.GetFeedback(testContext(t), mintlify.FeedbackParams{})
+			require.NoError(t, err)
+			return p.Feedback[0]
+		}},
+		{goodConv, "conversations.0.timestamp", "timestamp", "Timestamp", func(t *testing.T, c *mintlify.Client) any {
+			p, err := c.GetConversations(testContext(t), mintlify.ConversationsParams{})
+			require.NoError(t, err)
+			return p.Conversations[0]
+		}},
+		{goodThread, "createdAt", "createdAt", "CreatedAt", func(t *testing.T, c *mintlify.Client) any {
+			th, err := c.GetThread(testContext(t), testThread)
+			require.NoError(t, err)
+			return *th
+		}},
+		{goodThread, "messages.1.createdAt", "createdAt", "CreatedAt", func(t *testing.T, c *mintlify.Client) any {
+			th, err := c.GetThread(testContext(t), testThread)
+			require.NoError(t, err)
+			return th.Messages[1]
+		}},
+	}
+	field := func(t *testing.T, v any, name string) any {
+		t.Helper()
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(b, &m), "%s", b)
+		return m[name]
+	}
+	for _, r := range rows {
+		t.Run(r.path, func(t *testing.T) {
+			t.Parallel()
+			for _, text := range texts {
+				c, _ := answering(t, respond(200, setPath(t, r.body, r.path, `"`+text+`"`)), mintlify.WithMaxRetries(0))
+				row := r.call(t, c)
+				assert.Equal(t, text, field(t, row, r.field), "as the API wrote it")
+
+				back := reflect.New(reflect.TypeOf(row))
+				b, _ := json.Marshal(row)
+				require.NoError(t, json.Unmarshal(b, back.Interface()))
+				assert.Equal(t, text, field(t, back.Elem().Interface(), r.field), "read back from its own JSON")
+
+				moved := reflect.New(reflect.TypeOf(row)).Elem()
+				moved.Set(reflect.ValueOf(row))
+				at := moved.FieldByName(r.goField).Interface().(time.Time).Add(time.Second)
+				moved.FieldByName(r.goField).Set(reflect.ValueOf(at))
+				assert.Equal(t, at.Format(time.RFC3339Nano), field(t, moved.Interface(), r.field), "a time changed since is Go's RFC 3339")
+			}
+			c, _ := answering(t, respond(200, setPath(t, r.body, r.path, `"last tuesday"`)), mintlify.WithMaxRetries(0))
+			assert.Nil(t, field(t, r.call(t, c), r.field), "a time the SDK cannot read stays null")
+		})
+	}
+
+	page, err := json.Marshal(mustSearches(t, `"2025-01-02T03:04:05.000Z"`))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `"lastSearchedAt":"2025-01-02T03:04:05.000Z"`, "a page writes its rows' text")
+}
+
+func mustSearches(t *testing.T, when string) *mintlify.SearchesPage {
+	t.Helper()
+	c, _ := answering(t, respond(200, setPath(t, goodSearch, "searches.0.lastSearchedAt", when)), mintlify.WithMaxRetries(0))
+	p, err := c.GetSearches(testContext(t), mintlify.SearchesParams{})
+	require.NoError(t, err)
+	return p
+}

@@ -15,17 +15,24 @@ import (
 // and stop reasons.
 //
 // A poller reads the resource at once, then waits between reads: first
-// about the interval of [WithPollInterval] (default 5s), then half as long
+// about the interval of [WithPollInterval] (default 2s), then half as long
 // again each time, each wait jittered by up to 20% so that pollers started
-// together drift apart, up to [WithMaxPollInterval] (default 30s). It
-// returns the resource with a nil error once its status is terminal, failed
-// ones included: the status says how it ended. It stops with an error when
-// the context ends (wrapping ctx.Err() and the last failure, if any), on an
-// answer that waiting cannot fix (ErrNotFound, ErrUnauthorized, ...), after
-// five failed reads in a row, or when the server asks to wait (Retry-After)
-// longer than the maximum interval. The poller owns the waits: a
-// Retry-After within the maximum interval becomes the next wait, and is
-// never slept on inside a single read.
+// together drift apart. For the first 10 minutes of waiting no wait is
+// longer than 4s (or the first interval, if longer), so a wait learns of
+// the end within about 4s of the server's change, at most one read per 2s
+// on average; after that the waits keep growing, up to
+// [WithMaxPollInterval] (default 30s). A 13s deployment is read five or six
+// times. It returns the resource with a nil error once its status is
+// terminal, failed ones included: the status says how it ended. A status
+// the SDK does not know (one the vendor added, see [JobStatus.Known]) is
+// not terminal: the observers see it and the poller reads on. It stops with
+// an error when the context ends (wrapping ctx.Err() and the last failure,
+// if any), on an answer that waiting cannot fix (ErrNotFound,
+// ErrUnauthorized, ...), after five failed reads in a row, or when the
+// server asks to wait (Retry-After) longer than the maximum interval. The
+// poller owns the waits: a Retry-After within the maximum interval always
+// wins over a shorter planned wait, past the 4s of the first minutes too,
+// and is never slept on inside a single read.
 type PollOption func(*pollConfig)
 
 type pollConfig struct {
@@ -42,8 +49,14 @@ type pollObserver struct {
 }
 
 const (
-	defaultPollInterval    = 5 * time.Second
+	defaultPollInterval    = 2 * time.Second
 	defaultMaxPollInterval = 30 * time.Second
+	// promptPollInterval caps the waits of a poll's first promptPhase
+	// (counted in waits planned, which a slow read only makes longer), so
+	// that a CI job learns of a verdict within 5s of it, a read included,
+	// at about one read per 3.6s; later waits grow to the maximum.
+	promptPollInterval = 4 * time.Second
+	promptPhase        = 10 * time.Minute
 	// maxFailedPolls is how many reads in a row may fail (each after its
 	// own retries) before a poller gives up, so that a hard failure
 	// surfaces in about a minute instead of at the caller's deadline.
@@ -53,15 +66,17 @@ const (
 	maxPollInterval = 24 * time.Hour
 )
 
-// WithPollInterval sets the first wait between reads (default 5s). Later
-// waits grow by half each time, with jitter, up to [WithMaxPollInterval].
+// WithPollInterval sets the first wait between reads (default 2s). Later
+// waits grow by half each time, with jitter, up to 4s (or this interval, if
+// longer) for the first 10 minutes, then up to [WithMaxPollInterval].
 func WithPollInterval(d time.Duration) PollOption {
 	return func(p *pollConfig) { p.interval = d }
 }
 
 // WithMaxPollInterval caps the wait between reads (default 30s, at most
-// 24h). A server asking to wait longer (Retry-After) ends the poll with
-// ErrRateLimited instead of a silent hour-long sleep.
+// 24h), in the first 10 minutes too. A server asking to wait longer
+// (Retry-After) ends the poll with ErrRateLimited instead of a silent
+// hour-long sleep.
 func WithMaxPollInterval(d time.Duration) PollOption {
 	return func(p *pollConfig) { p.maxInterval = d }
 }
@@ -107,11 +122,11 @@ func poll[T any](ctx context.Context, c *Client, kind, id string, get func(conte
 	}
 
 	buf := pollBuffer()
-	interval := cfg.interval
+	sched := newPollSchedule(cfg.interval, cfg.maxInterval)
 	var lastErr error
 	for failures := 0; ; {
 		v, err := get(ctx, id, buf)
-		wait := min(jitter(interval), cfg.maxInterval)
+		wait := sched.next(rand.Float64())
 		switch {
 		case err == nil:
 			failures, lastErr = 0, nil
@@ -137,15 +152,54 @@ func poll[T any](ctx context.Context, c *Client, kind, id string, get func(conte
 				if ae.RetryAfter > cfg.maxInterval {
 					return nil, wrapOp(fmt.Sprintf("polling %s: the server asks to wait %s, more than the maximum poll interval", what, ae.RetryAfter), err)
 				}
-				wait = max(wait, ae.RetryAfter)
+				wait = sched.atLeast(wait, ae.RetryAfter)
 			}
 		}
 
 		if !cfg.sleep(ctx, wait) {
 			return nil, pollStopped(ctx, what, lastErr)
 		}
-		interval = min(interval+interval/2, cfg.maxInterval)
 	}
+}
+
+// pollSchedule plans the waits between a poller's reads (see [PollOption]).
+// It is a function of the intervals, the waits so far and the jitter
+// drawn, so that a test can check the schedule over every draw without a
+// clock.
+type pollSchedule struct {
+	interval  time.Duration // the next wait, before jitter
+	promptMax time.Duration // the longest wait of the first promptPhase
+	max       time.Duration // the longest wait after it
+	waited    time.Duration // the waits planned so far
+}
+
+func newPollSchedule(first, most time.Duration) pollSchedule {
+	return pollSchedule{interval: first, promptMax: min(max(promptPollInterval, first), most), max: most}
+}
+
+// next plans the wait after a read: the interval jittered by u, a draw in
+// [0, 1), within the cap of the phase it starts in. The interval then grows
+// by half, up to that cap, so the waits grow on smoothly once the first
+// phase is over.
+func (s *pollSchedule) next(u float64) time.Duration {
+	limit := s.max
+	if s.waited < promptPhase {
+		limit = s.promptMax
+	}
+	wait := min(jitter(s.interval, u), limit)
+	s.waited += wait
+	s.interval = min(s.interval+s.interval/2, limit)
+	return wait
+}
+
+// atLeast makes a planned wait last d when d is longer (a server's
+// Retry-After), and counts the difference as waited.
+func (s *pollSchedule) atLeast(wait, d time.Duration) time.Duration {
+	if d <= wait {
+		return wait
+	}
+	s.waited += d - wait
+	return d
 }
 
 // pollStopped says why polling ended with the context: its error, and the
@@ -167,13 +221,10 @@ func transient(err error) bool {
 	return !errors.Is(err, ErrInvalidInput)
 }
 
-// jitter spreads d over [0.8d, 1.2d].
-func jitter(d time.Duration) time.Duration {
+// jitter spreads d over [0.8d, 1.2d] by u, a draw in [0, 1).
+func jitter(d time.Duration, u float64) time.Duration {
 	spread := d / 5
-	if spread <= 0 {
-		return d
-	}
-	return d - spread + rand.N(2*spread+1)
+	return d - spread + time.Duration(u*float64(2*spread))
 }
 
 // sleep waits for d or until ctx ends, reporting whether the full wait passed.

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ type poller struct {
 	answer            func(status string) string
 	observe           func(fn func(v any, status string)) mintlify.PollOption
 	running, terminal []string
-	documented        bool // a status outside the documented ones is a malformed answer
+	unknown           string // a status the vendor may add: kept, not terminal
 }
 
 var pollers = []poller{
@@ -41,9 +42,8 @@ var pollers = []poller{
 		observe: func(fn func(any, string)) mintlify.PollOption {
 			return mintlify.WithPollObserver(func(j *mintlify.Job) { fn(j, string(j.Status)) })
 		},
-		// Any status but the documented four is a malformed answer (issue 18).
-		running: []string{"active", "active"}, terminal: []string{"completed", "archived", "failed"}},
-	{name: "PollDeployment", id: "st_1", documented: true,
+		running: []string{"active", "active"}, terminal: []string{"completed", "archived", "failed"}, unknown: "queued"},
+	{name: "PollDeployment", id: "st_1", unknown: "building",
 		poll: func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
 			return c.PollDeployment(ctx, "st_1", opts...)
 		},
@@ -52,7 +52,7 @@ var pollers = []poller{
 			return mintlify.WithPollObserver(func(d *mintlify.Deployment) { fn(d, string(d.Status)) })
 		},
 		running: []string{"queued", "in_progress"}, terminal: []string{"success", "failure"}},
-	{name: "PollStaticExport", id: "exp_1", documented: true,
+	{name: "PollStaticExport", id: "exp_1",
 		poll: func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
 			return c.PollStaticExport(ctx, "exp_1", opts...)
 		},
@@ -60,7 +60,7 @@ var pollers = []poller{
 		observe: func(fn func(any, string)) mintlify.PollOption {
 			return mintlify.WithPollObserver(func(e *mintlify.StaticExport) { fn(e, string(e.Status)) })
 		},
-		running: []string{"queued", "running"}, terminal: []string{"completed", "failed"}},
+		running: []string{"queued", "running"}, terminal: []string{"completed", "failed"}, unknown: "uploading-pages_2"},
 }
 
 // TestEveryPollerReturnsOnEveryTerminalStatus: a terminal status, a failed
@@ -134,7 +134,8 @@ func TestEveryPollerGoesOnThroughTransientFailures(t *testing.T) {
 
 // TestEveryPollerGivesUpAfterFiveFailedReads: five failures in a row end
 // the poll with the last one, so a hard failure surfaces long before the
-// caller's deadline; so do answers in a status the API does not document.
+// caller's deadline; so do answers in a status that is no status (not a
+// token of lower-case letters, digits, _ and -, 1 to 64 bytes).
 func TestEveryPollerGivesUpAfterFiveFailedReads(t *testing.T) {
 	t.Parallel()
 	for _, p := range pollers {
@@ -151,13 +152,46 @@ func TestEveryPollerGivesUpAfterFiveFailedReads(t *testing.T) {
 			assert.Equal(t, http.StatusBadGateway, apiErr.StatusCode, "the last failure")
 			assert.Equal(t, "fifth", apiErr.Message)
 			assert.Equal(t, 6, mt.GetTotalCallCount(), "one good read, then five failures, then stop")
-			if p.documented {
-				c, mt := answering(t, respond(200, p.answer("paused")), mintlify.WithMaxRetries(0))
-				_, err := p.poll(context.Background(), c, quickPoll...)
-				assert.ErrorIs(t, err, mintlify.ErrMalformedResponse)
-				assert.LessOrEqual(t, mt.GetTotalCallCount(), 5, "a poll never waits for ever on a state it cannot end on")
+			for _, status := range hostileStatuses {
+				body := withKey(t, p.answer(p.running[0]), "status", status)
+				c, mt := answering(t, respond(200, body), mintlify.WithMaxRetries(0))
+				var seen []string
+				_, err := p.poll(context.Background(), c, append(quickPoll, p.observe(func(_ any, s string) { seen = append(seen, s) }))...)
+				assert.ErrorIs(t, err, mintlify.ErrMalformedResponse, "status %s", status)
+				assert.Equal(t, 5, mt.GetTotalCallCount(), "status %s: a poll never waits for ever on a state that is no state", status)
+				assert.Empty(t, seen, "status %s reached the observer", status)
 			}
 		})
+	}
+}
+
+// hostileStatuses are status values (as JSON) that no vendor adds: upper
+// case, punctuation, 65 bytes, empty, non-ASCII, control characters and a
+// workflow command, null, a number, an object.
+var hostileStatuses = []string{`"QUEUED"`, `"Queued"`, `"queued!"`, `"queued "`, `" queued"`, `"in progress"`,
+	`"` + strings.Repeat("q", 65) + `"`, `""`, `"qu\u00e9ued"`, `"запущен"`, `"queued\n::error::pwned"`,
+	`"\u001b[31mred"`, `"queued\u0000"`, `"::set-output name=x::y"`, `"a/b"`, `"a.b"`, `null`, `7`, `{}`, `["queued"]`, `true`}
+
+// TestEveryPollerWaitsThroughAStatusItDoesNotKnow: a status the vendor may
+// add (a well-formed token, up to 64 bytes) is kept as sent, is not
+// terminal, and reaches the observer; the poller reads on until a status
+// it knows ends the wait.
+func TestEveryPollerWaitsThroughAStatusItDoesNotKnow(t *testing.T) {
+	t.Parallel()
+	for _, p := range pollers {
+		for _, unknown := range []string{p.unknown, strings.Repeat("a", 64), "0", "_-"} {
+			t.Run(p.name+"/"+unknown, func(t *testing.T) {
+				t.Parallel()
+				c, mt := answering(t, inOrder(respond(200, p.answer(p.running[0])), respond(200, p.answer(unknown)),
+					respond(200, p.answer(unknown)), respond(200, p.answer(p.terminal[0]))), mintlify.WithMaxRetries(0))
+				var seen []string
+				got, err := p.poll(context.Background(), c, append(quickPoll, p.observe(func(_ any, s string) { seen = append(seen, s) }))...)
+				require.NoError(t, err)
+				assert.NotNil(t, got)
+				assert.Equal(t, []string{p.running[0], unknown, unknown, p.terminal[0]}, seen)
+				assert.Equal(t, 4, mt.GetTotalCallCount())
+			})
+		}
 	}
 }
 

@@ -25,8 +25,10 @@ func (p SearchesParams) params() params {
 }
 
 // SearchTerm is what readers searched for: one row of the export. It
-// marshals as the API sends it: TopClickedPage "" as null, and a zero
-// LastSearchedAt (one the SDK could not read) as null.
+// marshals as the API sends it: TopClickedPage "" as null, a zero
+// LastSearchedAt (one the SDK could not read) as null, and a time read from
+// the API as the API wrote it ("2025-01-02T03:04:05.000Z" stays so) while
+// LastSearchedAt holds that time.
 type SearchTerm struct {
 	Query string // searchQuery
 	// Hits is how many times the term was searched in the range.
@@ -37,6 +39,8 @@ type SearchTerm struct {
 	TopClickedPage string
 	// LastSearchedAt is zero when the server sent a time it could not read.
 	LastSearchedAt time.Time
+
+	lastSearchedAtText string // the API's text of LastSearchedAt, when Go writes it otherwise
 }
 
 // MarshalJSON writes the term as the API does.
@@ -101,12 +105,13 @@ func (w *wireSearchesPage) page() *SearchesPage {
 }
 
 func (r *wireSearchTerm) term() SearchTerm {
-	return SearchTerm{Query: r.Query.s, Hits: r.Hits.n, CTR: r.CTR.x, TopClickedPage: r.TopClickedPage.s, LastSearchedAt: r.LastSearchedAt.t}
+	return SearchTerm{Query: r.Query.s, Hits: r.Hits.n, CTR: r.CTR.x, TopClickedPage: r.TopClickedPage.s, LastSearchedAt: r.LastSearchedAt.t,
+		lastSearchedAtText: r.LastSearchedAt.raw}
 }
 
 func (t SearchTerm) wire() wireSearchTerm {
 	return wireSearchTerm{Query: str(t.Query), Hits: count(t.Hits), CTR: number(t.CTR),
-		TopClickedPage: nullable(t.TopClickedPage), LastSearchedAt: timeOf(t.LastSearchedAt)}
+		TopClickedPage: nullable(t.TopClickedPage), LastSearchedAt: timeText(t.LastSearchedAt, t.lastSearchedAtText)}
 }
 
 var searchesRoute = &route[wireSearchesPage, SearchesPage, SearchTerm]{

@@ -15,8 +15,11 @@ import (
 // StaticExportStatus is the state of a static export job.
 type StaticExportStatus string
 
-// The static export states the API documents. Any other value in an answer
-// is a malformed answer (an error).
+// The static export states the API documents. An answer may carry a state
+// the vendor added since, a well-formed token (lower-case letters, digits,
+// _ and -, at most 64 bytes): it is kept as sent and is not terminal (see
+// [StaticExportStatus.Known]). Any other value is a malformed answer (an
+// error).
 const (
 	StaticExportQueued    StaticExportStatus = "queued"
 	StaticExportRunning   StaticExportStatus = "running"
@@ -29,7 +32,10 @@ func (s StaticExportStatus) Terminal() bool {
 	return s == StaticExportCompleted || s == StaticExportFailed
 }
 
-func (s StaticExportStatus) documented() bool {
+// Known reports whether the status is one this version of the SDK
+// documents. A poller waits through one it does not know: only a known
+// status ends a wait.
+func (s StaticExportStatus) Known() bool {
 	return s == StaticExportQueued || s == StaticExportRunning || s.Terminal()
 }
 
@@ -107,8 +113,8 @@ func (w *wireStaticExport) check() error {
 	if w.JobID == "" {
 		return errors.New("static export without a jobId")
 	}
-	if !w.Status.documented() {
-		return fmt.Errorf("static export status %s is not one the API documents", answerText(string(w.Status)))
+	if err := checkToken("static export status", w.Status); err != nil {
+		return err
 	}
 	return checkID("static export jobId", w.JobID)
 }

@@ -6,7 +6,7 @@ import "net/http"
 // project's outcome.
 var deploymentControl = []*controlRoute{
 	{route: route{method: "GET", path: "/_mock/automations"}, doc: `automations: [{"id", "project", "trigger", "active", "runs"}]`, serve: (*Server).ctlAutomations},
-	{route: route{method: "POST", path: "/_mock/automations"}, doc: `add an automation: {"project", "trigger": "custom_schedule" | "code_change" | "content_update", "active"}`, serve: (*Server).ctlAddAutomation},
+	{route: route{method: "POST", path: "/_mock/automations"}, doc: `add an automation: {"project", "trigger": "custom_schedule" | "code_change" | "content_update" | "webhook", "active"}`, serve: (*Server).ctlAddAutomation},
 	{route: route{method: "GET", path: "/_mock/deployments"}, doc: "deployments and previews with their status now (?project= to filter)", serve: (*Server).ctlDeployments},
 	{route: route{method: "PUT", path: "/_mock/projects/{id}/outcome"}, doc: `how the project's new deployments and exports end: {"outcome": "failed"}`, serve: (*Server).ctlProjectOutcome},
 }

@@ -43,6 +43,7 @@ func TestDeploymentAndExportAnswersMatchTheirSchemas(t *testing.T) {
 		}
 	}
 	ok("automation-run", http.StatusAccepted, h.do("POST", "/v1/workflow/"+p+"/"+active+"/trigger", ""))
+	ok("automation-webhook", http.StatusAccepted, h.do("POST", "/v2/workflow/"+p+"/"+stableWebhook(h, p)+"/webhook", ""))
 	var exports []string
 	for _, outcome := range []string{"pull-request", "failed"} {
 		r := h.do("POST", "/v1/static-export/jobs", `{"domain":"docs.example.com"}`, mockserver.OutcomeHeader, outcome)
@@ -65,6 +66,7 @@ func TestDeploymentAndExportAnswersMatchTheirSchemas(t *testing.T) {
 		h.do("GET", "/v1/project/update-status/nope", ""),
 		h.do("POST", "/v1/project/preview/"+p, `{}`),
 		h.do("POST", "/v1/workflow/"+p+"/bad/trigger", ""),
+		h.do("POST", "/v2/workflow/"+p+"/"+active+"/webhook", ""),
 		h.do("POST", "/v1/static-export/jobs", `{"domain":"https://x"}`),
 	} {
 		require.GreaterOrEqual(t, r.Status, 400)
@@ -88,6 +90,7 @@ func TestDeploymentSchemasRefuseBrokenAnswers(t *testing.T) {
 		"deployment-trigger": {`{}`, `{"statusId":""}`, `{"statusID":"x"}`},
 		"preview":            {`{"statusId":"x"}`, `{"statusId":"x","previewUrl":7}`},
 		"automation-run":     {`{"schemaId":"a","jobId":"b"}`},
+		"automation-webhook": {`{"runId":"r"}`, `{"success":false,"runId":"r"}`, `{"success":true,"runId":""}`, `{"success":true}`},
 		"deployment": {`{"_id":"x","status":"done"}`, `{"status":"queued"}`, `{"_id":"x","status":"success","author":{"githubUserId":"7"}}`,
 			`{"_id":"x","status":"success","source":"cli"}`, `{"_id":"x","status":"success","logs":"one line"}`,
 			`{"_id":"x","status":"success","createdAt":"yesterday"}`},

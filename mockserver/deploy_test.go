@@ -285,6 +285,118 @@ func TestAutomationsOfEveryTriggerKind(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, h.do("POST", "/_mock/automations", `{"project":"nope","trigger":"code_change"}`).Status)
 }
 
+// stableWebhook is the webhook automation every project of h starts with.
+func stableWebhook(h *harness, project string) string {
+	h.t.Helper()
+	for _, a := range h.s.Automations() {
+		if a.Project == project && a.Trigger == mockserver.TriggerWebhook && a.Active {
+			return a.ID
+		}
+	}
+	h.t.Fatalf("project %s has no webhook automation", project)
+	return ""
+}
+
+// TestWebhookAutomations: the webhook route runs an active webhook
+// automation of the key's project, whatever body is sent, answering 202
+// {"success": true, "runId"} with a fresh run ID; each run counts in the
+// control API and the journal. An automation of any other trigger, an
+// unknown, malformed or another project's ID is 404; an inactive one 400.
+// The trigger route refuses a webhook automation (400, not a custom
+// schedule). A read-only key is 403, as for every POST.
+func TestWebhookAutomations(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithProject("second"), mockserver.WithoutRateLimits())
+	p := h.s.ProjectID()
+	byKind := map[string]string{}
+	for _, a := range h.automations() {
+		if a.Project == p && a.Active {
+			byKind[a.Trigger] = a.ID
+		}
+	}
+	require.Contains(t, byKind, "webhook", "every project starts with a webhook automation")
+	hook := byKind["webhook"]
+	path := func(project, id string) string { return "/v2/workflow/" + project + "/" + id + "/webhook" }
+
+	runIDs := map[string]bool{}
+	for _, body := range []string{"", `{"prompt":"ignored"}`, `not json at all`} {
+		r := h.do("POST", path(p, hook), body)
+		require.Equal(t, http.StatusAccepted, r.Status, "body %q: %s", body, r.Body)
+		validate(t, "automation-webhook", r.Body)
+		var run struct {
+			Success bool   `json:"success"`
+			RunID   string `json:"runId"`
+		}
+		r.decode(t, &run)
+		assert.True(t, run.Success)
+		assert.Regexp(t, `^[0-9a-f]{24}$`, run.RunID)
+		runIDs[run.RunID] = true
+	}
+	assert.Len(t, runIDs, 3, "a fresh run ID each time")
+
+	var second string
+	for _, a := range h.automations() {
+		if a.Project == "second" && a.Trigger == "webhook" {
+			second = a.ID
+		}
+	}
+	r := h.do("POST", "/_mock/automations", `{"trigger":"webhook","active":false}`)
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	var inactive automation
+	r.decode(t, &inactive)
+	assert.Equal(t, "webhook", inactive.Trigger)
+	for name, c := range map[string]struct {
+		path   string
+		status int
+	}{
+		"custom schedule":   {path(p, byKind["custom_schedule"]), http.StatusNotFound},
+		"code change":       {path(p, byKind["code_change"]), http.StatusNotFound},
+		"content update":    {path(p, byKind["content_update"]), http.StatusNotFound},
+		"unknown":           {path(p, "0123456789abcdef01234567"), http.StatusNotFound},
+		"malformed":         {path(p, "not-an-id"), http.StatusNotFound},
+		"another project's": {path(p, second), http.StatusNotFound},
+		"inactive":          {path(p, inactive.ID), http.StatusBadRequest},
+		"on the trigger":    {"/v1/workflow/" + p + "/" + hook + "/trigger", http.StatusBadRequest},
+		"v1":                {"/v1/workflow/" + p + "/" + hook + "/webhook", http.StatusNotFound},
+		"GET":               {path(p, hook), http.StatusNotFound},
+	} {
+		method := http.MethodPost
+		if name == "GET" {
+			method = http.MethodGet
+		}
+		r := h.do(method, c.path, "")
+		assert.Equal(t, c.status, r.Status, "%s: %s", name, r.Body)
+		validate(t, "error", r.Body)
+		if name == "on the trigger" {
+			assert.Contains(t, string(r.Body), "custom schedule")
+		}
+	}
+	reader := h.newKey(`{"scopes":["read"]}`)
+	assert.Equal(t, http.StatusForbidden, h.do("POST", path(p, hook), "", "Authorization", "Bearer "+reader).Status)
+
+	for _, a := range h.automations() {
+		want := 0
+		if a.ID == hook {
+			want = 3
+		}
+		assert.Equal(t, want, a.Runs, "runs of %s (%s): only accepted runs count", a.ID, a.Trigger)
+	}
+	var hooks, processed int
+	for _, e := range h.s.Journal() {
+		if e.Route == mockserver.RouteAutomationWebhook {
+			hooks++
+			if e.Status == http.StatusAccepted && e.Processed {
+				processed++
+			}
+		}
+	}
+	assert.Equal(t, 3, processed, "the journal holds each accepted run")
+	assert.Equal(t, 11, hooks, "and each refused one (the v1 path and GET are no route)")
+}
+
+// TestDeployAndAutomationShareALimitPerOrganization: trigger deployment,
+// trigger automation and the automation webhook share 10 requests per 10
+// seconds per organization.
 func TestDeployAndAutomationShareALimitPerOrganization(t *testing.T) {
 	t.Parallel()
 	clock := mockserver.NewFakeClock(epoch)
@@ -297,8 +409,11 @@ func TestDeployAndAutomationShareALimitPerOrganization(t *testing.T) {
 	}
 	for i := range 10 {
 		path := "/v1/project/update/second"
-		if i%2 == 0 {
+		switch i % 3 {
+		case 1:
 			path = "/v1/workflow/" + h.s.ProjectID() + "/" + active + "/trigger"
+		case 2:
+			path = "/v2/workflow/second/" + stableWebhook(h, "second") + "/webhook"
 		}
 		require.Equal(t, http.StatusAccepted, h.do("POST", path, "").Status, i)
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
 )
 
-// AutomationTrigger is what starts an automation. Only a custom schedule can
-// be triggered over the API.
+// AutomationTrigger is what starts an automation. A custom schedule can be
+// run now over the trigger route, a webhook over the webhook route.
 type AutomationTrigger string
 
 // The automation triggers of the service.
@@ -25,6 +25,7 @@ const (
 	TriggerCustomSchedule AutomationTrigger = "custom_schedule"
 	TriggerCodeChange     AutomationTrigger = "code_change"
 	TriggerContentUpdate  AutomationTrigger = "content_update"
+	TriggerWebhook        AutomationTrigger = "webhook"
 )
 
 // Automation is a stored automation and how many runs it was asked for.
@@ -37,9 +38,9 @@ type Automation struct {
 }
 
 // Automations lists the stored automations in the order they were added.
-// Every project starts with four (stable IDs): an active custom-schedule
-// one, an inactive custom-schedule one, a code-change one and a
-// content-update one.
+// Every project starts with five (stable IDs): an active custom-schedule
+// one, an inactive custom-schedule one, a code-change one, a
+// content-update one and a webhook one.
 func (s *Server) Automations() []Automation {
 	all := s.deploys.automations.All()
 	out := make([]Automation, len(all))
@@ -55,8 +56,8 @@ func (s *Server) AddAutomation(projectID string, trigger AutomationTrigger, acti
 		return Automation{}, fmt.Errorf("%w %q", ErrUnknownProject, projectID)
 	}
 	if !deploy.Trigger(trigger).Valid() {
-		return Automation{}, fmt.Errorf("mockserver: unknown trigger %q (want %s, %s or %s)", trigger,
-			TriggerCustomSchedule, TriggerCodeChange, TriggerContentUpdate)
+		return Automation{}, fmt.Errorf("mockserver: unknown trigger %q (want %s, %s, %s or %s)", trigger,
+			TriggerCustomSchedule, TriggerCodeChange, TriggerContentUpdate, TriggerWebhook)
 	}
 	a := deploy.Automation{ID: randomHex(), Project: projectID, Trigger: deploy.Trigger(trigger), Active: active}
 	s.deploys.automations.Add(a)
@@ -183,6 +184,23 @@ func (s *Server) triggerAutomation(c *call) reply {
 	}))
 }
 
+// runWebhook records a run of a webhook automation. The request body is
+// ignored, as the service ignores it. Any ID that is not an active webhook
+// automation of the project is not found, a malformed one too: the route
+// documents no 400 for it; an inactive one is refused as on the trigger
+// route.
+func (s *Server) runWebhook(c *call) reply {
+	run, refusal := s.deploys.automations.RunWebhook(c.project.id, c.r.PathValue("workflowSchemaId"), randomHex())
+	switch refusal {
+	case deploy.NotFound:
+		return errorReply(http.StatusNotFound, "Automation not found",
+			"only custom automations with a webhook trigger can be run over this route")
+	case deploy.Inactive:
+		return errorReply(http.StatusBadRequest, "Automation is not active")
+	}
+	return jsonReply(http.StatusAccepted, mustJSON(map[string]any{"success": true, "runId": run.RunID}))
+}
+
 // deployState is the server's side of deployments: the runs of deployments
 // and previews, and the automations that trigger them. The rules live in
 // internal/deploy.
@@ -197,8 +215,8 @@ func newDeployState() *deployState {
 
 // resetDeployments forgets every run and automation, then gives every
 // project, with or without -seed, the automations -seed promises (an
-// active custom-schedule one, an inactive one, a code-change and a
-// content-update one) and a short deployment history of three
+// active custom-schedule one, an inactive one, a code-change, a
+// content-update and a webhook one) and a short deployment history of three
 // GitHub-triggered runs, all with stable IDs: tests in any language can
 // name them without asking first. Projects are seeded in the order of
 // their IDs, so the lists come out the same on every start.
@@ -217,6 +235,7 @@ func (s *Server) resetDeployments() {
 			{"paused", deploy.CustomSchedule, false},
 			{"on-push", deploy.CodeChange, true},
 			{"on-content", deploy.ContentUpdate, true},
+			{"on-webhook", deploy.Webhook, true},
 		} {
 			s.deploys.automations.Add(deploy.Automation{ID: stableHex(id, a.name), Project: id, Trigger: a.trigger, Active: a.active})
 		}

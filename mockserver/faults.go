@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -49,9 +50,16 @@ const (
 	// v1: a 3: part) where the rest would be. Only the message routes
 	// stream; on other routes it changes nothing.
 	FaultStreamError FaultKind = "stream-error"
+	// FaultStatusValue processes the request and answers as usual, with the
+	// answer's top-level "status" member set to Value: a job, deployment or
+	// export reports a status the vendor may add ("queued" for a job,
+	// "building" for a deployment) or one that is no status. With Times it
+	// lasts a few reads, after which the real status shows again. An answer
+	// that is not a 2xx JSON object with a status passes unchanged.
+	FaultStatusValue FaultKind = "status-value"
 )
 
-var faultKinds = []FaultKind{FaultStatus, FaultLatency, FaultClose, FaultReset, FaultTruncate, FaultHTML, FaultSlowBody, FaultStreamError}
+var faultKinds = []FaultKind{FaultStatus, FaultLatency, FaultClose, FaultReset, FaultTruncate, FaultHTML, FaultSlowBody, FaultStreamError, FaultStatusValue}
 
 // Fault is one misbehaviour applied to one request.
 type Fault struct {
@@ -61,7 +69,12 @@ type Fault struct {
 	RetryAfterZero  bool          // FaultStatus: send "Retry-After: 0" (RetryAfter must be 0): a 429 a client may retry at once
 	Delay           time.Duration // FaultLatency: added wait; FaultSlowBody: time to send the body (1s if unset)
 	AfterProcessing bool          // FaultStatus: run the endpoint first, then answer Status anyway
+	Value           string        // FaultStatusValue: the status the answer reports, any text of at most maxStatusValue bytes
 }
+
+// maxStatusValue bounds FaultStatusValue's Value: enough for a status of
+// 64 bytes and one just past it, or a hostile one.
+const maxStatusValue = 1024
 
 // FaultRule applies a Fault to requests on a route: the next Times requests
 // (scripted), or each request with Probability (drawn from the server's
@@ -244,6 +257,7 @@ func outcomeOverride(r *http.Request) (Outcome, reply, bool) {
 //	status=429,retry-after=0      answer 429 with Retry-After: 0
 //	status=504,processed          create the job, then answer 504
 //	latency=250ms  slow=2s        delay the answer; trickle the body
+//	status-value=queued           report this status (processed)
 //	close  reset  truncate  html  the other kinds, by name
 //	route=create-job,times=2      which route, how many requests
 //	p=0.1                         probability per request
@@ -292,6 +306,8 @@ func ParseFault(spec string) (FaultRule, error) {
 		case "slow":
 			rule.Kind = FaultSlowBody
 			rule.Delay, err = time.ParseDuration(value)
+		case "status-value":
+			rule.Kind, rule.Value = FaultStatusValue, value
 		case "times":
 			rule.Times, err = strconv.Atoi(value)
 		case "p", "probability":
@@ -338,6 +354,10 @@ func (r FaultRule) validate() error {
 		errs = append(errs, fmt.Errorf("status %d is not an error status (400-599)", r.Status))
 	case r.Kind == FaultLatency && r.Delay <= 0:
 		errs = append(errs, errors.New("latency needs a positive delay"))
+	case r.Kind == FaultStatusValue && (r.Value == "" || len(r.Value) > maxStatusValue):
+		errs = append(errs, fmt.Errorf("status-value needs a value of 1 to %d bytes", maxStatusValue))
+	case r.Kind != FaultStatusValue && r.Value != "":
+		errs = append(errs, errors.New("a value belongs to status-value faults only"))
 	}
 	if r.Delay < 0 || r.RetryAfter < 0 {
 		errs = append(errs, errors.New("durations must not be negative"))
@@ -376,6 +396,8 @@ func (r FaultRule) String() string {
 		}
 	case FaultLatency, FaultSlowBody:
 		items = append(items, string(r.Kind)+"="+r.Delay.String())
+	case FaultStatusValue:
+		items = append(items, string(r.Kind)+"="+r.Value)
 	default:
 		items = append(items, string(r.Kind))
 	}
@@ -412,6 +434,19 @@ func (s *Server) deliver(w http.ResponseWriter, r *http.Request, rep reply, f Fa
 	default:
 		writeReply(w, rep)
 	}
+}
+
+// withStatusValue is rep with its top-level "status" member set to value,
+// when rep is a 2xx JSON object that has one (FaultStatusValue).
+func withStatusValue(rep reply, value string) reply {
+	var obj map[string]json.RawMessage
+	if rep.status/100 != 2 || rep.stream != nil || json.Unmarshal(rep.body, &obj) != nil || obj["status"] == nil {
+		return rep
+	}
+	obj["status"] = mustJSON(value)
+	rewritten := jsonReply(rep.status, mustJSON(obj))
+	rewritten.retryAfter = rep.retryAfter
+	return rewritten
 }
 
 // injectedMessages are the service's wording for the statuses tests inject

@@ -297,6 +297,8 @@ func TestParseFault(t *testing.T) {
 		{"close", mockserver.FaultRule{Fault: mockserver.Fault{Kind: mockserver.FaultClose}}},
 		{"truncate", mockserver.FaultRule{Fault: mockserver.Fault{Kind: mockserver.FaultTruncate}}},
 		{"html", mockserver.FaultRule{Fault: mockserver.Fault{Kind: mockserver.FaultHTML}}},
+		{"route=get-job,status-value=queued,times=3",
+			mockserver.FaultRule{Route: "get-job", Times: 3, Fault: mockserver.Fault{Kind: mockserver.FaultStatusValue, Value: "queued"}}},
 	}
 	for _, tc := range cases {
 		got, err := mockserver.ParseFault(tc.spec)
@@ -306,10 +308,58 @@ func TestParseFault(t *testing.T) {
 		require.NoError(t, err, got.String())
 		assert.Equal(t, got, again, "String round-trips: %s", got.String())
 	}
-	for _, bad := range []string{"", "route=nowhere,reset", "status=abc", "p=2,reset", "times=-1,reset", "reset,processed", "what=ever"} {
+	for _, bad := range []string{"", "route=nowhere,reset", "status=abc", "p=2,reset", "times=-1,reset", "reset,processed", "what=ever",
+		"status-value=", "kind=status-value", "status-value=" + strings.Repeat("x", 1025)} {
 		_, err := mockserver.ParseFault(bad)
 		assert.Error(t, err, bad)
 	}
+}
+
+// TestStatusValueFault: a job, a deployment and a static export report
+// the status the fault names for as many reads as it says, the answer
+// otherwise unchanged, then their real status again; the journal marks
+// those reads processed under the fault. Answers without a status (a
+// trigger's, an error) pass unchanged.
+func TestStatusValueFault(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock), mockserver.WithJobDuration(time.Minute), mockserver.WithoutRateLimits())
+	j := h.createJob("Document webhooks")
+	dep := h.trigger()
+	exp := h.startExport(`{"domain":"docs.example.com"}`)
+	for _, path := range []string{h.jobsPath("/" + j.ID), "/v1/project/update-status/" + dep, "/v1/static-export/jobs/" + exp.JobID} {
+		before := h.do("GET", path, "")
+		require.Equal(t, http.StatusOK, before.Status, "body: %s", before.Body)
+		require.NoError(t, h.s.InjectFault(mockserver.FaultRule{Route: "*", Times: 2,
+			Fault: mockserver.Fault{Kind: mockserver.FaultStatusValue, Value: "queued\n::error::x"}}))
+		var was, got map[string]any
+		before.decode(t, &was)
+		for range 2 {
+			r := h.do("GET", path, "")
+			require.Equal(t, http.StatusOK, r.Status)
+			r.decode(t, &got)
+			assert.Equal(t, "queued\n::error::x", got["status"], path)
+			got["status"] = was["status"]
+			assert.Equal(t, was, got, "%s: only the status changes", path)
+		}
+		h.do("GET", path, "").decode(t, &got)
+		assert.Equal(t, was["status"], got["status"], "%s: the real status again", path)
+	}
+	var faulted int
+	for _, e := range h.s.Journal() {
+		if e.Fault == string(mockserver.FaultStatusValue) {
+			faulted++
+			assert.True(t, e.Processed)
+		}
+	}
+	assert.Equal(t, 6, faulted)
+
+	r := h.do("POST", "/v1/project/update/"+h.s.ProjectID(), "", mockserver.FaultHeader, "status-value=building")
+	require.Equal(t, http.StatusAccepted, r.Status)
+	assert.NotContains(t, string(r.Body), "building", "a trigger's answer has no status")
+	r = h.do("GET", "/v1/project/update-status/nope", "", mockserver.FaultHeader, "status-value=building")
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	validate(t, "error", r.Body)
 }
 
 func TestFaultsOverControlAPI(t *testing.T) {

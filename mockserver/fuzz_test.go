@@ -111,7 +111,7 @@ func FuzzJobBody(f *testing.F) {
 
 func FuzzFaultSpec(f *testing.F) {
 	for _, spec := range []string{"status=503", "route=create-job,status=429,retry-after=30s,times=2", "reset,p=0.5",
-		"latency=1ms", "slow=1ms", "status=504,processed", "status=429,retry-after=0", "kind=html", "=", ",,,"} {
+		"latency=1ms", "slow=1ms", "status=504,processed", "status=429,retry-after=0", "kind=html", "=", ",,,", "route=get-job,status-value=queued,times=2"} {
 		f.Add(spec)
 	}
 	s := fuzzServer(f)

@@ -31,6 +31,7 @@ func everyPost(h *harness) map[string][2]string {
 		mockserver.RouteTriggerDeployment:  {"/v1/project/update/" + p, ""},
 		mockserver.RouteTriggerPreview:     {"/v1/project/preview/" + p, `{"branch":"main"}`},
 		mockserver.RouteTriggerAutomation:  {"/v1/workflow/" + p + "/0123456789abcdef01234567/trigger", ""},
+		mockserver.RouteAutomationWebhook:  {"/v2/workflow/" + p + "/0123456789abcdef01234567/webhook", ""},
 		mockserver.RouteStartStaticExport:  {"/v1/static-export/jobs", `{"domain":"docs.example.com"}`},
 		mockserver.RouteStaticExportBundle: {"/v1/static-export/jobs/se_0000000000000000/bundle", ""},
 	}

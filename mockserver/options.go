@@ -256,9 +256,10 @@ func WithAnalyticsRateLimit(n int, per time.Duration) Option {
 	return setLimits(n, per, analyticsLimit)
 }
 
-// WithDeployRateLimit sets how many deployments an organization may
-// trigger per window, over both routes that trigger one (the service: 10
-// per 10 seconds). n <= 0 turns the limit off.
+// WithDeployRateLimit sets how many deployments and automation runs an
+// organization may trigger per window, over the three routes that share
+// the limit: trigger deployment, trigger automation and the automation
+// webhook (the service: 10 per 10 seconds). n <= 0 turns the limit off.
 func WithDeployRateLimit(n int, per time.Duration) Option { return setLimits(n, per, deployLimit) }
 
 // WithPreviewRateLimit sets how many previews an organization may trigger

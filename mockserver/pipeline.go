@@ -74,9 +74,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	default:
 		rep = s.process(w, r, rt, e.Time, o.outcome)
 		e.Processed, e.EndpointStatus = true, rep.status
-		if f.Kind == FaultStatus { // AfterProcessing: the client gets the fault, the journal keeps both
+		switch f.Kind {
+		case FaultStatus: // AfterProcessing: the client gets the fault, the journal keeps both
 			rep.release()
 			rep = injectedStatus(f)
+		case FaultStatusValue:
+			rep = withStatusValue(rep, f.Value)
 		}
 	}
 	rep = restyle(family, rep) // every error in the body of the route's API

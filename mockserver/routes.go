@@ -31,6 +31,7 @@ const (
 	RouteDeploymentStatus   = "deployment-status"    // GET  /v1/project/update-status/{statusId}
 	RouteTriggerPreview     = "trigger-preview"      // POST /v1/project/preview/{projectId}
 	RouteTriggerAutomation  = "trigger-automation"   // POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger
+	RouteAutomationWebhook  = "automation-webhook"   // POST /v2/workflow/{projectId}/{workflowSchemaId}/webhook
 	RouteStartStaticExport  = "start-static-export"  // POST /v1/static-export/jobs
 	RouteStaticExportStatus = "static-export-status" // GET  /v1/static-export/jobs/{jobId}
 	RouteStaticExportBundle = "static-export-bundle" // POST /v1/static-export/jobs/{jobId}/bundle
@@ -69,7 +70,7 @@ const (
 // its 429 names it (the figures are in config.limits). Job creations and
 // follow-ups share a budget per project; analytics requests one per
 // organization, every analytics route together; deployments and previews
-// one each per organization.
+// one each per organization, deployments with both automation routes.
 var limits = [numLimitKinds]struct {
 	bucket func(*call) string
 	what   string
@@ -158,6 +159,7 @@ var apiRoutes = []*route{
 	{name: RouteDeploymentStatus, method: http.MethodGet, path: "/v1/project/update-status/{statusId}", handle: (*Server).deploymentStatus},
 	{name: RouteTriggerPreview, method: http.MethodPost, path: "/v1/project/preview/{projectId}", limit: previewLimit, outcome: true, handle: (*Server).triggerPreview},
 	{name: RouteTriggerAutomation, method: http.MethodPost, path: "/v1/workflow/{projectId}/{workflowSchemaId}/trigger", limit: deployLimit, handle: (*Server).triggerAutomation},
+	{name: RouteAutomationWebhook, method: http.MethodPost, path: "/v2/workflow/{projectId}/{workflowSchemaId}/webhook", limit: deployLimit, handle: (*Server).runWebhook},
 	{name: RouteStartStaticExport, method: http.MethodPost, path: "/v1/static-export/jobs", outcome: true, handle: (*Server).startStaticExport},
 	{name: RouteStaticExportStatus, method: http.MethodGet, path: "/v1/static-export/jobs/{jobId}", handle: (*Server).staticExportStatus},
 	{name: RouteStaticExportBundle, method: http.MethodPost, path: "/v1/static-export/jobs/{jobId}/bundle", handle: (*Server).staticExportBundle},

@@ -73,22 +73,24 @@ func newHostileAPI(t *testing.T, mode string) *hostileAPI {
 			{"searchQuery": hv("query 1"), "hits": 9, "ctr": 0.5, "topClickedPage": hv("top page 1"), "lastSearchedAt": hostileTime},
 			{"searchQuery": hv("query 2"), "hits": 3, "ctr": 0.25, "topClickedPage": hv("top page 2"), "lastSearchedAt": hostileTime},
 		},
+		// Enum fields (status, responseType, resolutionStatus, role) hold
+		// tokens: the SDK refuses any other value as malformed.
 		"feedback": {
 			{"id": hv("feedback 1"), "path": hv("feedback path 1"), "comment": hv("comment 1"), "createdAt": hostileTime,
-				"source": "contextual", "status": hv("status 1"), "helpful": true, "contact": hv("contact 1"),
+				"source": "contextual", "status": "status_1", "helpful": true, "contact": hv("contact 1"),
 				"code": nil, "filename": nil, "lang": nil},
 			{"id": hv("feedback 2"), "path": hv("feedback path 2"), "comment": hv("comment 2"), "createdAt": hostileTime,
-				"source": "code_snippet", "status": hv("status 2"), "helpful": nil, "contact": nil,
+				"source": "code_snippet", "status": "in-review_2", "helpful": nil, "contact": nil,
 				"code": hv("code 2"), "filename": hv("filename 2"), "lang": hv("lang 2")},
 		},
 		"feedback-by-page": {{"path": hv("by-page path"), "thumbsUp": 1, "thumbsDown": 2, "code": 3, "total": 6}},
 		"conversations": {
 			{"id": hv("thread 1"), "timestamp": hostileTime, "query": hv("question 1"), "response": hv("answer 1"),
-				"responseType": hv("type 1"), "sources": []any{map[string]any{"title": hv("source title"), "url": hv("source url")}},
-				"resolutionStatus": hv("resolution 1"), "queryCategory": hv("category 1"), "pageUrl": hv("page url 1")},
+				"responseType": "type_1", "sources": []any{map[string]any{"title": hv("source title"), "url": hv("source url")}},
+				"resolutionStatus": "resolution_1", "queryCategory": hv("category 1"), "pageUrl": hv("page url 1")},
 			{"id": hv("thread 2"), "timestamp": "2025-01-02T03:04:06Z", "query": hv("question 2"), "response": hv("answer 2"),
-				"responseType": hv("type 2"), "sources": []any{},
-				"resolutionStatus": hv("resolution 2"), "queryCategory": hv("category 2"), "pageUrl": hv("page url 2")},
+				"responseType": "type-2", "sources": []any{},
+				"resolutionStatus": "resolution-2", "queryCategory": hv("category 2"), "pageUrl": hv("page url 2")},
 		},
 		"caller-stats": {{"web": 1, "api": 2, "other": 3, "total": 6}},
 	}
@@ -202,8 +204,8 @@ func (h *hostileAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sendJSON(w, http.StatusOK, map[string]any{"feedback": page("feedback"), "nextCursor": next, "hasMore": !second})
 	case at(1) == "analytics" && at(4) == "threads":
 		sendJSON(w, http.StatusOK, map[string]any{"threadId": at(5), "createdAt": hostileTime, "messages": []any{
-			map[string]any{"id": hv("message 1"), "role": hv("user"), "content": hv("content 1"), "createdAt": hostileTime},
-			map[string]any{"id": hv("message 2"), "role": hv("assistant"), "content": hv("content 2"), "createdAt": hostileTime},
+			map[string]any{"id": hv("message 1"), "role": "user", "content": hv("content 1"), "createdAt": hostileTime},
+			map[string]any{"id": hv("message 2"), "role": "assistant", "content": hv("content 2"), "createdAt": hostileTime},
 		}})
 	case at(1) == "analytics" && at(4) == "caller-stats":
 		sendJSON(w, http.StatusOK, h.rows["caller-stats"][0])

@@ -83,7 +83,7 @@ func analyticsRoutes() []analyticsRoute {
 			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
 				rows := c.Searches(ctx, mintlify.SearchesParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Cursor: p.cursor})
 				return mapRows(rows, func(r mintlify.SearchTerm) []any {
-					return []any{r.Query, r.Hits, r.CTR, r.TopClickedPage, r.LastSearchedAt}
+					return []any{r.Query, r.Hits, r.CTR, r.TopClickedPage, timeAsSent(r, "lastSearchedAt")}
 				})
 			},
 		},
@@ -101,7 +101,7 @@ func analyticsRoutes() []analyticsRoute {
 				rows := c.Feedback(ctx, mintlify.FeedbackParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Cursor: p.cursor,
 					Source: mintlify.FeedbackSource(p.source), Statuses: feedbackStatuses(p.statuses)})
 				return mapRows(rows, func(r mintlify.Feedback) []any {
-					return []any{r.ID, r.Path, r.Comment, r.CreatedAt, string(r.Source), string(r.Status),
+					return []any{r.ID, r.Path, r.Comment, timeAsSent(r, "createdAt"), string(r.Source), string(r.Status),
 						r.Helpful, r.Contact, r.Code, r.Filename, r.Lang}
 				})
 			},
@@ -146,7 +146,7 @@ func analyticsRoutes() []analyticsRoute {
 			walk: func(ctx context.Context, c *mintlify.Client, p exportParams) iter.Seq2[[]any, error] {
 				rows := c.Conversations(ctx, mintlify.ConversationsParams{DateFrom: p.from, DateTo: p.to, Limit: p.limit, Cursor: p.cursor})
 				return mapRows(rows, func(r mintlify.Conversation) []any {
-					return []any{r.ID, r.Timestamp, r.Query, r.Response, r.ResponseType, orEmpty(r.Sources),
+					return []any{r.ID, timeAsSent(r, "timestamp"), r.Query, r.Response, r.ResponseType, orEmpty(r.Sources),
 						r.ResolutionStatus, r.QueryCategory, r.PageURL}
 				})
 			},
@@ -244,7 +244,8 @@ row already received is kept and mintctl prints the exact command that
 appends the rest (csv and jsonl).
 
 CSV cells hold the API's values unaltered, so that a warehouse load equals
-the export. Rows carry text visitors typed (search terms, feedback, assistant
+the export: a timestamp is written as the API sent it (2025-01-02T03:04:05.000Z
+stays so), in JSON too. Rows carry text visitors typed (search terms, feedback, assistant
 questions): before opening a CSV in a spreadsheet, export it with
 --escape-formulas, which starts every text cell beginning with = + - @ tab
 or CR with a ' so that the spreadsheet shows it rather than running it.

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -204,4 +207,71 @@ func TestExportStreamsToAFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, strings.Count(string(data), "\n"), 10)
 	assert.Contains(t, stderr, fmt.Sprintf("visitors: %d rows", strings.Count(string(data), "\n")))
+}
+
+// TestExportKeepsTheAPIsTimestamps: CSV, JSON Lines and JSON write a
+// timestamp as the API sent it (.000Z, +00:00, a date, no zone); one the
+// SDK cannot read stays empty (null in JSON), as before. So does an export
+// from the mock, whose times carry milliseconds.
+func TestExportKeepsTheAPIsTimestamps(t *testing.T) {
+	t.Parallel()
+	texts := []string{"2025-01-02T03:04:05.000Z", "2025-01-02T03:04:05+00:00", "2025-01-02", "2025-01-02T03:04:05.120000+02:00",
+		"2025-01-02T03:04:05", "2025-01-02T03:04:05Z", "last tuesday"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rows := make([]any, len(texts))
+		for i, at := range texts {
+			rows[i] = map[string]any{"searchQuery": fmt.Sprint("q", i), "hits": 1, "ctr": 0, "topClickedPage": nil, "lastSearchedAt": at}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"searches": rows, "totalSearches": len(rows), "nextCursor": nil})
+	}))
+	t.Cleanup(srv.Close)
+	want := slices.Clone(texts)
+	want[len(want)-1] = "" // unreadable: no value, as before
+
+	out, stderr, code := runAgainst(t, srv.URL, "analytics", "searches")
+	require.Equal(t, 0, code, stderr)
+	records, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	require.NoError(t, err)
+	var got []string
+	for _, rec := range records[1:] {
+		got = append(got, rec[4])
+	}
+	assert.Equal(t, want, got, "csv")
+
+	for _, format := range []string{"jsonl", "json"} {
+		out, stderr, code := runAgainst(t, srv.URL, "analytics", "searches", "--format", format)
+		require.Equal(t, 0, code, stderr)
+		type row struct {
+			LastSearchedAt *string `json:"lastSearchedAt"`
+		}
+		var rows []row
+		if format == "json" {
+			require.NoError(t, json.Unmarshal([]byte(out), &rows))
+		} else {
+			for line := range strings.Lines(out) {
+				var r row
+				require.NoError(t, json.Unmarshal([]byte(line), &r))
+				rows = append(rows, r)
+			}
+		}
+		got = got[:0]
+		for _, r := range rows {
+			if r.LastSearchedAt == nil {
+				got = append(got, "")
+			} else {
+				got = append(got, *r.LastSearchedAt)
+			}
+		}
+		assert.Equal(t, want, got, format)
+		assert.Contains(t, out, `"lastSearchedAt":null`, "%s: an unreadable time is null", format)
+	}
+
+	mock := mockserver.Start(t, mockserver.WithSeed(200), mockserver.WithoutRateLimits())
+	for _, format := range []string{"csv", "jsonl"} {
+		out, stderr, code := runMintctl(t, mock, "analytics", "feedback", "--from", "2025-01-01", "--format", format)
+		require.Equal(t, 0, code, stderr)
+		assert.Regexp(t, `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`, out, "%s: the mock's milliseconds are kept", format)
+		assert.NotRegexp(t, `T\d\d:\d\d:\d\dZ`, out, "%s: never Go's shorter form", format)
+	}
 }

@@ -101,20 +101,41 @@ func (w *waitFlags) gaveUp(err error, what, status, again string) error {
 }
 
 // pollShown runs poll with the --poll-interval options and an observer
-// that shows each state read on a spinner labelled what. It returns the
-// final state, and the last state seen (start if none was), which a
-// caller still reports when the wait fails.
+// that shows each state read on a spinner labelled what. The first status
+// this version does not know (one the vendor added since) gets a warning:
+// the wait goes on through it. It returns the final state, and the last
+// state seen (start if none was), which a caller still reports when the
+// wait fails.
 func pollShown[T any](a *app, f *waitFlags, what string, start *T, label func(*T) string,
 	poll func(...mintlify.PollOption) (*T, error)) (done, last *T, err error) {
 	last = start
 	sp := a.newSpinner(what)
+	warned := false
 	opts := append(f.pollOptions(), mintlify.WithPollObserver(func(v *T) {
 		last = v
+		if s, known := statusOf(v); !known && !warned {
+			warned = true
+			a.warnf("%s is %q, a status this version of mintctl does not know; waiting until it ends (a newer mintctl may know it)", what, s)
+		}
 		sp.update(label(v))
 	}))
 	done, err = poll(opts...)
 	sp.done()
 	return done, last, err
+}
+
+// statusOf is the status of a polled job, deployment or export, and
+// whether this version knows it.
+func statusOf(v any) (status string, known bool) {
+	switch v := v.(type) {
+	case *mintlify.Job:
+		return string(v.Status), v.Status.Known()
+	case *mintlify.Deployment:
+		return string(v.Status), v.Status.Known()
+	case *mintlify.StaticExport:
+		return string(v.Status), v.Status.Known()
+	}
+	return "", true
 }
 
 // waitFailed ends a wait that failed. Once the resource was read (status

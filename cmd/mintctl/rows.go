@@ -9,7 +9,6 @@ import (
 	"iter"
 	"strconv"
 	"strings"
-	"time"
 
 	mintlify "github.com/docsagent/mintlify-go"
 )
@@ -153,14 +152,32 @@ func isFormula(s string) bool {
 	return s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0]))
 }
 
+// apiTime is a row's timestamp as the API wrote it
+// ("2025-01-02T03:04:05.000Z" stays so), "" for null or a time the SDK
+// could not read.
+type apiTime string
+
+// timeAsSent is the timestamp named field of row as the API wrote it: the
+// SDK writes a row's JSON with the API's text of its times.
+func timeAsSent(row json.Marshaler, field string) apiTime {
+	b, err := row.MarshalJSON()
+	var fields map[string]json.RawMessage
+	if err != nil || json.Unmarshal(b, &fields) != nil {
+		return ""
+	}
+	var s string
+	_ = json.Unmarshal(fields[field], &s) // null, absent: ""
+	return apiTime(s)
+}
+
 func isZero(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return true
 	case string:
 		return v == ""
-	case time.Time:
-		return v.IsZero()
+	case apiTime:
+		return v == ""
 	case *bool:
 		return v == nil
 	}
@@ -168,11 +185,8 @@ func isZero(v any) bool {
 }
 
 func jsonValue(v any) any {
-	if t, ok := v.(time.Time); ok {
-		if t.IsZero() {
-			return nil
-		}
-		return t.Format(time.RFC3339Nano)
+	if t, ok := v.(apiTime); ok && t == "" {
+		return nil
 	}
 	return v
 }
@@ -192,6 +206,8 @@ func csvValue(v any) string {
 		return ""
 	case string:
 		return v
+	case apiTime:
+		return string(v)
 	case int:
 		return strconv.Itoa(v)
 	case int64:
@@ -205,11 +221,6 @@ func csvValue(v any) string {
 			return ""
 		}
 		return strconv.FormatBool(*v)
-	case time.Time:
-		if v.IsZero() {
-			return ""
-		}
-		return v.Format(time.RFC3339Nano)
 	case []string:
 		b, _ := json.Marshal(v)
 		return string(b)

@@ -8,17 +8,19 @@ import (
 // Trigger is what starts an automation.
 type Trigger string
 
-// The automation triggers of the service. Only a custom schedule can be
-// triggered over the API; the others wait for their event.
+// The automation triggers of the service. A custom schedule can be run
+// now over the trigger route, a webhook over the webhook route; the others
+// wait for their event.
 const (
 	CustomSchedule Trigger = "custom_schedule"
 	CodeChange     Trigger = "code_change"
 	ContentUpdate  Trigger = "content_update"
+	Webhook        Trigger = "webhook"
 )
 
 // Valid reports whether t is one of the service's triggers.
 func (t Trigger) Valid() bool {
-	return t == CustomSchedule || t == CodeChange || t == ContentUpdate
+	return t == CustomSchedule || t == CodeChange || t == ContentUpdate || t == Webhook
 }
 
 // Automation is a stored automation with the runs it was asked for.
@@ -82,13 +84,14 @@ type Refusal int
 // Why Trigger refused, in the order the checks are made.
 const (
 	Accepted    Refusal = iota
-	NotFound            // unknown, or another project's (the same answer)
+	NotFound            // unknown, or another project's (the same answer); for a webhook run, another trigger too
 	Inactive            // switched off
 	NotSchedule         // not on a custom schedule
 )
 
-// Trigger records a run of the automation for project, with the run and
-// job IDs the caller drew, unless a rule refuses it.
+// Trigger records a run of a custom-schedule automation for project (the
+// trigger route), with the run and job IDs the caller drew, unless a rule
+// refuses it.
 func (as *Automations) Trigger(project, id, runID, jobID string) (Run, Refusal) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
@@ -103,4 +106,21 @@ func (as *Automations) Trigger(project, id, runID, jobID string) (Run, Refusal) 
 	}
 	as.list[i].Runs++
 	return Run{AutomationID: id, RunID: runID, JobID: jobID}, Accepted
+}
+
+// RunWebhook records a run of a webhook automation for project (the
+// webhook route), with the run ID the caller drew, unless a rule refuses
+// it. An automation of another trigger is not found, as an unknown one.
+func (as *Automations) RunWebhook(project, id, runID string) (Run, Refusal) {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	i, ok := as.byID[id]
+	switch {
+	case !ok || as.list[i].Project != project || as.list[i].Trigger != Webhook:
+		return Run{}, NotFound
+	case !as.list[i].Active:
+		return Run{}, Inactive
+	}
+	as.list[i].Runs++
+	return Run{AutomationID: id, RunID: runID}, Accepted
 }

@@ -88,18 +88,33 @@ func TestAutomationRules(t *testing.T) {
 	st.Add(Automation{ID: "a", Project: "p", Trigger: CustomSchedule, Active: true})
 	st.Add(Automation{ID: "off", Project: "p", Trigger: CustomSchedule})
 	st.Add(Automation{ID: "push", Project: "p", Trigger: CodeChange, Active: true})
+	st.Add(Automation{ID: "hook", Project: "p", Trigger: Webhook, Active: true})
+	st.Add(Automation{ID: "hook-off", Project: "p", Trigger: Webhook})
 	for _, c := range []struct {
 		project, id string
 		want        Refusal
 	}{
 		{"p", "a", Accepted}, {"q", "a", NotFound}, {"p", "nope", NotFound}, {"p", "off", Inactive}, {"p", "push", NotSchedule},
+		{"p", "hook", NotSchedule},
 	} {
 		if _, got := st.Trigger(c.project, c.id, "r", "j"); got != c.want {
-			t.Errorf("%s/%s: %d, want %d", c.project, c.id, got, c.want)
+			t.Errorf("trigger %s/%s: %d, want %d", c.project, c.id, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		project, id string
+		want        Refusal
+	}{
+		{"p", "hook", Accepted}, {"p", "hook", Accepted}, {"q", "hook", NotFound}, {"p", "nope", NotFound},
+		{"p", "a", NotFound}, {"p", "push", NotFound}, {"p", "hook-off", Inactive},
+	} {
+		run, got := st.RunWebhook(c.project, c.id, "r1")
+		if got != c.want || (got == Accepted && run != Run{AutomationID: c.id, RunID: "r1"}) {
+			t.Errorf("webhook %s/%s: %d %+v, want %d", c.project, c.id, got, run, c.want)
 		}
 	}
 	for _, a := range st.All() {
-		if want := map[string]int{"a": 1}[a.ID]; a.Runs != want {
+		if want := map[string]int{"a": 1, "hook": 2}[a.ID]; a.Runs != want {
 			t.Errorf("%s ran %d times, want %d", a.ID, a.Runs, want)
 		}
 	}
