@@ -19,9 +19,6 @@ type Allowed struct {
 	Statuses []int
 	Detail   string // a piece of the difference's detail
 	Reason   string // why the mock or the SDK differs here (required)
-	// Pending marks an entry for a route the mock is about to serve:
-	// while it does not, the entry matching nothing is not stale.
-	Pending bool
 }
 
 func (a Allowed) String() string {
@@ -91,15 +88,13 @@ func (a *Allowlist) Hits() []int {
 	return slices.Clone(a.hits)
 }
 
-// Unused lists the entries that accepted nothing: each is stale, unless it
-// is Pending and served reports that the mock does not serve its route
-// yet (served may be nil: every route then counts as served).
-func (a *Allowlist) Unused(served func(method, route string) bool) []Allowed {
+// Unused lists the entries that accepted nothing: each is stale.
+func (a *Allowlist) Unused() []Allowed {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var out []Allowed
 	for i, e := range a.entries {
-		if a.hits[i] > 0 || (e.Pending && served != nil && !served(e.Method, e.Route)) {
+		if a.hits[i] > 0 {
 			continue
 		}
 		out = append(out, e)
