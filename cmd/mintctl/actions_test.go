@@ -181,6 +181,8 @@ func (h *hostileAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"source": hv("source"), "author": map[string]any{"name": hv("author"), "avatarUrl": hv("avatar"), "githubUserId": 7},
 			"commit": map[string]any{"sha": hv("sha"), "ref": hv("ref"), "message": hv("message"),
 				"filesChanged": map[string]any{"added": []string{hv("added")}, "modified": []string{hv("modified")}, "removed": []string{}}}})
+	case at(1) == "workflow" && at(4) == "webhook":
+		sendJSON(w, http.StatusAccepted, map[string]any{"success": true, "runId": hv("run")})
 	case at(1) == "workflow":
 		sendJSON(w, http.StatusAccepted, map[string]any{"schemaId": at(3), "instanceId": hv("run"), "jobId": hv("job")})
 	case at(1) == "static-export" && len(segs) == 3:
@@ -348,8 +350,10 @@ func actionsCases(dir string) []actionsCase {
 		{args: append([]string{"deploy", "status", "--wait", "--json"}, append(poll, hv("deployment"))...), code: map[string]int{"ok": 0, "failed": 3}, outputs: deploy},
 		{args: append([]string{"preview", "--wait"}, append(poll, "docs/new-search")...), code: map[string]int{"ok": 0, "failed": 3}, outputs: preview},
 		{args: []string{"preview", "--json", "docs/new-search"}, code: map[string]int{"ok": 0, "failed": 0}, outputs: preview},
-		{args: []string{"automation", "run", hostileAutomation}, code: map[string]int{"ok": 0, "failed": 0}, outputs: []string{"run_id", "job_id"}},
-		{args: []string{"automation", "run", "--json", hostileAutomation}, code: map[string]int{"ok": 0, "failed": 0}, outputs: []string{"run_id", "job_id"}},
+		{args: []string{"automation", "run", hostileAutomation}, code: map[string]int{"ok": 0, "failed": 0}, outputs: []string{"run_id"}},
+		{args: []string{"automation", "run", "--json", hostileAutomation}, code: map[string]int{"ok": 0, "failed": 0}, outputs: []string{"run_id"}},
+		{args: []string{"automation", "webhook", hostileAutomation}, code: map[string]int{"ok": 0, "failed": 0}, outputs: []string{"run_id"}},
+		{args: []string{"automation", "webhook", "--json", hostileAutomation}, code: map[string]int{"ok": 0, "failed": 0}, outputs: []string{"run_id"}},
 		{args: []string{"static-export", "docs.example.com"}, code: map[string]int{"ok": 0, "failed": 0}, outputs: export},
 		{args: append([]string{"static-export", "--wait", "--json"}, append(poll, "docs.example.com")...), code: map[string]int{"ok": 0, "failed": 3}, outputs: export},
 		{args: append([]string{"static-export", "--output", filepath.Join(dir, "site.tar.gz")}, append(poll, "docs.example.com")...), code: map[string]int{"ok": 0, "failed": 3}, outputs: export},

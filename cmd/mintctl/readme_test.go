@@ -35,7 +35,7 @@ var stepOutputs = map[string][]string{
 	"job":           {"job_id", "status", "pr_link"},
 	"deploy":        {"status_id", "status"},
 	"preview":       {"status_id", "status", "preview_url"},
-	"automation":    {"run_id", "job_id"},
+	"automation":    {"run_id"},
 	"static-export": {"export_id", "status", "bundle_file"},
 	"ask":           {"thread_id"},
 }
