@@ -378,8 +378,9 @@ func TestActionCredentialsFromTheJob(t *testing.T) {
 	assert.Equal(t, "active", run.outputs["status"])
 
 	run = runAction(t, map[string]string{"command": "job create", "prompt": "A wrong key", "api-key": "mint_wrong"}, jobEnv)
-	assert.Equal(t, 1, run.code, run.log)
-	assert.Equal(t, "1", run.outputs["exit_code"])
+	assert.Equal(t, exitKeyRefused, run.code, run.log)
+	assert.Equal(t, "6", run.outputs["exit_code"])
+	assert.Regexp(t, `(?m)^::error title=mintctl job create::.*HTTP 401.* Next: the key in MINTLIFY_API_KEY was refused`, run.log)
 	assert.Len(t, srv.Jobs(), 1, "the wrong key created nothing")
 }
 

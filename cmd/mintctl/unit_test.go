@@ -35,6 +35,12 @@ func TestExitCodes(t *testing.T) {
 		{&codeError{exitFailed, errors.New("job failed")}, 3},
 		{&codeError{exitArchived, errors.New("job archived")}, 4},
 		{fmt.Errorf("waiting: %w", context.DeadlineExceeded), 1},
+		{&codeError{exitTimeout, fmt.Errorf("gave up: %w", context.DeadlineExceeded)}, 7},
+		{&pickUpError{err: &codeError{exitTimeout, context.DeadlineExceeded}, again: "mintctl job wait j"}, 7},
+		{fmt.Errorf("creating: %w", &mintlify.APIError{StatusCode: 401}), 6},
+		{fmt.Errorf("deploying: %w", &mintlify.APIError{StatusCode: 403}), 6},
+		{&storageHostError{fmt.Errorf("download: %w", &mintlify.APIError{StatusCode: 403})}, 1},
+		{fmt.Errorf("x: %w", &mintlify.APIError{StatusCode: 500}), 1},
 	} {
 		assert.Equal(t, tc.want, exitCode(tc.err), "%v", tc.err)
 	}
