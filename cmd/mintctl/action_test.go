@@ -507,3 +507,40 @@ func TestREADMEAction(t *testing.T) {
 	assert.ElementsMatch(t, inputs, tableNames("| input | what it does |"))
 	assert.ElementsMatch(t, outputs, tableNames("| output | set by |"))
 }
+
+// TestActionAssistantAndIndexKeys: the assistant and Index keys and
+// addresses reach mintctl from their inputs, or from the job's
+// environment (a mock's -env-file), and a key in an input is never
+// printed.
+func TestActionAssistantAndIndexKeys(t *testing.T) {
+	t.Parallel()
+	srv, _ := newActionMock(t)
+	inputs := map[string]string{
+		"assistant-api-key": srv.AssistantKey(), "domain": srv.Domain(), "assistant-base-url": srv.URL() + "/discovery",
+		"index-api-key": srv.IndexKey(), "index-base-url": srv.URL() + "/api/universal-search",
+	}
+	run := runAction(t, with(inputs, map[string]string{"command": "docs search", "prompt": "deployments"}), nil)
+	require.Equal(t, 0, run.code, run.log)
+	assert.Contains(t, run.log, "deployments")
+	run = runAction(t, with(inputs, map[string]string{"command": "index search", "prompt": "caching"}), nil)
+	require.Equal(t, 0, run.code, run.log)
+	assert.Equal(t, 1, routeCount(srv, "index-search"))
+	run = runAction(t, with(inputs, map[string]string{"command": "ask", "prompt": "How do I deploy?"}), nil)
+	require.Equal(t, 0, run.code, run.log)
+	assert.NotEmpty(t, run.outputs["thread_id"])
+	for _, key := range []string{srv.AssistantKey(), srv.IndexKey()} {
+		assert.NotContains(t, run.log, key)
+	}
+
+	// The job's environment, as a mock's -env-file leaves it.
+	jobEnv := map[string]string{
+		"MINTLIFY_INDEX_API_KEY": srv.IndexKey(), "MINTLIFY_INDEX_BASE_URL": srv.URL() + "/api/universal-search",
+	}
+	run = runAction(t, map[string]string{"command": "index search", "prompt": "caching"}, jobEnv)
+	require.Equal(t, 0, run.code, run.log)
+	assert.Equal(t, 2, routeCount(srv, "index-search"))
+	// An input wins over the job's: a wrong key is refused, exit 6.
+	run = runAction(t, map[string]string{"command": "index search", "prompt": "caching", "index-api-key": "mint_us_wrong0123456789"}, jobEnv)
+	assert.Equal(t, exitKeyRefused, run.code, run.log)
+	assert.Contains(t, run.log, "the key in MINTLIFY_INDEX_API_KEY was refused")
+}
