@@ -95,9 +95,9 @@ func TestScripts(t *testing.T) {
 			},
 			"mark":      cmdMark,
 			"interrupt": cmdInterrupt,
-			"envfile": cmdEnvFile,
-			"perm":    cmdPerm,
-			"bounded": cmdBounded,
+			"envfile":   cmdEnvFile,
+			"perm":      cmdPerm,
+			"bounded":   cmdBounded,
 		},
 	})
 }
