@@ -44,6 +44,7 @@ type actionStep struct {
 	Name  string            `yaml:"name"`
 	If    string            `yaml:"if"`
 	Uses  string            `yaml:"uses"`
+	With  map[string]string `yaml:"with"`
 	Shell string            `yaml:"shell"`
 	Run   string            `yaml:"run"`
 	Env   map[string]string `yaml:"env"`
@@ -65,8 +66,9 @@ var (
 )
 
 // TestActionDefinition: inputs reach the scripts only through env, the
-// outputs are the step outputs mintctl writes, and the action it uses is
-// pinned to a commit.
+// outputs are the step outputs mintctl writes, the action it uses is
+// pinned to a commit, and mintctl is installed by install.sh: from the
+// release, else built with Go stable set up just for that.
 func TestActionDefinition(t *testing.T) {
 	t.Parallel()
 	meta := readAction(t)
@@ -85,7 +87,9 @@ func TestActionDefinition(t *testing.T) {
 			continue
 		}
 		assert.Equal(t, "bash", step.Shell, "step %q", step.Name)
-		assert.Empty(t, step.If, "step %q: the emulation below runs every step", step.Name)
+		if install >= 0 {
+			assert.Empty(t, step.If, "step %q: the emulation below runs every step after the install", step.Name)
+		}
 		if step.ID == "install" {
 			install = i
 		}
@@ -97,11 +101,25 @@ func TestActionDefinition(t *testing.T) {
 			}
 		}
 	}
-	require.GreaterOrEqual(t, install, 0, "a step with id install builds mintctl")
+	require.GreaterOrEqual(t, install, 2, "a step with id install builds mintctl, after the release and Go steps")
 	for name := range meta.Inputs {
 		assert.True(t, used[name], "input %q reaches no step", name)
 	}
-	assert.Contains(t, meta.Runs.Steps[install].Run, "./cmd/mintctl")
+	const script = `bash "$GITHUB_ACTION_PATH/.github/action/install.sh" `
+	release, setupGo, build := meta.Runs.Steps[0], meta.Runs.Steps[install-1], meta.Runs.Steps[install]
+	assert.Equal(t, script+"release", release.Run, "first, the release")
+	assert.Equal(t, "${{ github.action_ref }}", release.Env["MINTCTL_ACTION_REF"])
+	assert.Equal(t, "${{ github.action_repository }}", release.Env["MINTCTL_ACTION_REPOSITORY"])
+	assert.Regexp(t, `^actions/setup-go@`, setupGo.Uses)
+	assert.Equal(t, "stable", setupGo.With["go-version"], "the current stable Go, never go.mod's minimum")
+	assert.Equal(t, "true", setupGo.With["check-latest"], "not an older Go the runner has cached")
+	assert.Equal(t, script+"build", build.Run)
+	assert.Equal(t, "${{ steps."+setupGo.ID+".outputs.go-version }}", build.Env["MINTCTL_GO_VERSION"], "the build checks it uses that Go")
+	for _, step := range []actionStep{setupGo, build} {
+		assert.Equal(t, "steps."+release.ID+".outputs.installed != 'true'", step.If, "%s only without a release", step.Name)
+	}
+	_, err = os.Stat("../../.github/action/install.sh")
+	require.NoError(t, err)
 
 	want := map[string]bool{"exit_code": true}
 	for _, names := range stepOutputs {
@@ -416,6 +434,7 @@ func TestActionRefusesBadInputs(t *testing.T) {
 		assert.Equal(t, "2", run.outputs["exit_code"], "%q", inputs)
 		assert.NoFileExists(t, filepath.Join(run.dir, "pwned"))
 		assert.NotContains(t, run.log, "pwned", "the command input is not echoed")
+		assert.Equal(t, 1, strings.Count(run.log, "::error title=mintctl"), "one annotation: %s", run.log)
 	}
 	assert.Equal(t, 0, routeCount(srv, ""), "nothing sent")
 }
