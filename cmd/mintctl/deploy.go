@@ -121,6 +121,9 @@ func (a *app) followDeployment(ctx context.Context, c *mintlify.Client, id, prev
 	}
 	d, last, err := pollShown(a, f, "deployment "+id, &mintlify.Deployment{},
 		func(d *mintlify.Deployment) string { return string(d.Status) },
+		func(d *mintlify.Deployment) (string, bool) {
+			return string(d.Status), d.Status == mintlify.DeploymentQueued || d.Status == mintlify.DeploymentInProgress || d.Status.Terminal()
+		},
 		func(opts ...mintlify.PollOption) (*mintlify.Deployment, error) {
 			return c.PollDeployment(ctx, id, opts...)
 		})

@@ -102,15 +102,20 @@ func (w *waitFlags) gaveUp(err error, what, status, again string) error {
 }
 
 // pollShown runs poll with the --poll-interval options and an observer
-// that shows each state read on a spinner labelled what. It returns the
-// final state, and the last state seen (start if none was), which a
-// caller still reports when the wait fails.
+// that shows each state read on a spinner labelled what, and says once
+// when a status is one this version does not know (status reports it and
+// whether it is known). It returns the final state, and the last state
+// seen (start if none was), which a caller still reports when the wait
+// fails.
 func pollShown[T any](a *app, f *waitFlags, what string, start *T, label func(*T) string,
-	poll func(...mintlify.PollOption) (*T, error)) (done, last *T, err error) {
+	status func(*T) (string, bool), poll func(...mintlify.PollOption) (*T, error)) (done, last *T, err error) {
 	last = start
 	sp := a.newSpinner(what)
 	opts := append(f.pollOptions(), mintlify.WithPollObserver(func(v *T) {
 		last = v
+		if s, known := status(v); !known {
+			a.unknownStatus(what, s)
+		}
 		sp.update(label(v))
 	}))
 	done, err = poll(opts...)
@@ -314,11 +319,28 @@ func (a *app) followJob(ctx context.Context, c *mintlify.Client, job *mintlify.J
 func (a *app) waitJob(ctx context.Context, c *mintlify.Client, job *mintlify.Job, f *waitFlags) error {
 	done, last, err := pollShown(a, f, "job "+job.ID, job,
 		func(j *mintlify.Job) string { return string(j.Status) },
+		func(j *mintlify.Job) (string, bool) {
+			return string(j.Status), j.Status == mintlify.JobActive || j.Status.Terminal()
+		},
 		func(opts ...mintlify.PollOption) (*mintlify.Job, error) { return c.PollJob(ctx, job.ID, opts...) })
 	if err != nil {
 		return a.waitFailed(f, err, "job "+job.ID, string(last.Status), jobOutputs(last), "mintctl", "job", "wait", job.ID)
 	}
 	return a.reportJob(done, f, true)
+}
+
+// unknownStatus says, once per status and run, that what has a status
+// this version does not know: the API added one. It is no verdict, so the
+// wait goes on.
+func (a *app) unknownStatus(what, status string) {
+	if a.unknownSeen[status] {
+		return
+	}
+	if a.unknownSeen == nil {
+		a.unknownSeen = map[string]bool{}
+	}
+	a.unknownSeen[status] = true
+	a.warnf("%s has the status %q, which this version of mintctl does not know: it is no verdict, so the wait goes on (a newer mintctl may know it)", what, status)
 }
 
 func orUnknown(s string) string {

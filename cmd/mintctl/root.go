@@ -99,6 +99,9 @@ type app struct {
 	// keyVar is the environment variable of the key the command uses,
 	// which a refusal names.
 	keyVar string
+	// unknownSeen are the statuses this version does not know that the
+	// run has reported (once each).
+	unknownSeen map[string]bool
 }
 
 // defaultMaxRetryWait is the longest Retry-After mintctl waits by default:

@@ -197,6 +197,9 @@ func (a *app) waitExport(ctx context.Context, c *mintlify.Client, e *mintlify.St
 		func(s *mintlify.StaticExport) string {
 			return fmt.Sprintf("%s %.0f%%, %d pages", s.Status, s.Progress, s.PageCount)
 		},
+		func(s *mintlify.StaticExport) (string, bool) {
+			return string(s.Status), s.Status == mintlify.StaticExportQueued || s.Status == mintlify.StaticExportRunning || s.Status.Terminal()
+		},
 		func(opts ...mintlify.PollOption) (*mintlify.StaticExport, error) {
 			return c.PollStaticExport(ctx, e.ID, opts...)
 		})

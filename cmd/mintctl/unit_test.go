@@ -129,3 +129,24 @@ func TestResumeCommandIsPrintable(t *testing.T) {
 	assert.NotContains(t, stderr.String(), "\x1b")
 	assert.Contains(t, stderr.String(), `--cursor 'abc'\''^[[2J' --output s.csv`)
 }
+
+// A status the API added is reported once per run, as a warning (an
+// annotation in Actions), with its text made printable.
+func TestUnknownStatusSaidOnce(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	a := &app{stderr: &stderr, lookupEnv: func(string) (string, bool) { return "", false }}
+	a.unknownStatus("job job_1", "under_review")
+	a.unknownStatus("job job_1", "under_review")
+	a.unknownStatus("job job_1", "paused\n::error::x")
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	require.Len(t, lines, 2, stderr.String())
+	assert.Contains(t, lines[0], `job job_1 has the status "under_review", which this version of mintctl does not know`)
+	assert.Contains(t, lines[0], "the wait goes on")
+	assert.Contains(t, lines[1], `"paused^J::error::x"`, "one line, its line break shown")
+
+	stderr.Reset()
+	a = &app{stderr: &stderr, actions: true, lookupEnv: func(string) (string, bool) { return "", false }}
+	a.unknownStatus("deployment d_1", "rolling_back")
+	assert.True(t, strings.HasPrefix(stderr.String(), "::warning title=mintctl::deployment d_1 has the status"), stderr.String())
+}
