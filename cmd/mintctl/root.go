@@ -174,8 +174,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return code
 	}
 	msg := printable(err.Error()) // it may quote the server: one printable line
-	if sig := stoppedBy(ctx); sig != nil && !strings.Contains(msg, sig.Error()) {
-		msg = sig.Error() + ": " + msg // rather than a bare "context canceled"
+	if sig := stoppedBy(ctx); sig != nil {
+		msg = sig.Error() + ": " + msg // first, whatever the chain below says ("context canceled")
 	}
 	fmt.Fprintf(stderr, "mintctl: %s\n", msg)
 	a.reportFailure(cmd, err, code, msg)
