@@ -93,7 +93,7 @@ func (a *app) runAutomation(ctx context.Context, id string, asJSON bool,
 	}
 	v, runID, err := start(ctx, c)
 	if err != nil {
-		return fmt.Errorf("running automation %s: %w", id, err)
+		return fmt.Errorf("running the automation: %w", err)
 	}
 	if asJSON {
 		err = printJSON(a.stdout, v)
