@@ -320,7 +320,7 @@ func checkNoControl(t *testing.T, what, text string) {
 	}
 }
 
-// stepOutputNames are the only step outputs mintctl writes (DESIGN §4).
+// stepOutputNames are the only step outputs mintctl writes.
 var stepOutputNames = []string{"job_id", "status", "pr_link", "status_id", "preview_url", "run_id", "export_id", "bundle_file"}
 
 // actionsCase is one mintctl command run as an Actions step.

@@ -35,8 +35,8 @@ func readmeSection(t *testing.T, heading string) string {
 	return s
 }
 
-// stepOutputs are the GitHub Actions outputs each command writes
-// (DESIGN §4, fixed).
+// stepOutputs are the GitHub Actions outputs each command writes, by its
+// first word: public names that workflows read, never renamed.
 var stepOutputs = map[string][]string{
 	"job":           {"job_id", "status", "pr_link"},
 	"deploy":        {"status_id", "status"},
