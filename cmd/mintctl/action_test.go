@@ -135,7 +135,7 @@ func TestActionDefinition(t *testing.T) {
 			assert.Equal(t, []string{"run", name}, m[1:], "output %s is the run step's output of the same name", name)
 		}
 	}
-	assert.Equal(t, want, got, "the action's outputs: §4's step outputs and exit_code")
+	assert.Equal(t, want, got, "the action's outputs: mintctl's step outputs and exit_code")
 }
 
 // actionRun is one run of the action's steps.
