@@ -218,7 +218,8 @@ func (w *wireTrigger) check() error {
 // It is never retried where the server may have acted, so one call never
 // queues two deployments: a lost answer, or a 500, 502 or 504, is an error
 // wrapping ErrOutcomeUnknown. A 429 is retried (the organization shares 10
-// triggers per 10 seconds with TriggerAutomation).
+// triggers per 10 seconds with TriggerAutomation and
+// TriggerAutomationWebhook).
 func (c *Client) TriggerDeployment(ctx context.Context) (statusID string, err error) {
 	w, err := send[wireTrigger](ctx, c, request{
 		method: http.MethodPost,

@@ -29,7 +29,8 @@
 // [Client.PollJob] waits for a terminal status, [Client.SendMessage] sends a
 // follow-up that makes the job active again. [Client.TriggerDeployment] and
 // [Client.TriggerPreview] deploy the site, [Client.PollDeployment] waits for
-// the verdict; [Client.TriggerAutomation] runs an automation;
+// the verdict; [Client.TriggerAutomation] runs an automation, and
+// [Client.TriggerAutomationWebhook] one whose trigger is a webhook;
 // [Client.StartStaticExport], [Client.PollStaticExport],
 // [Client.BundleStaticExport] and [Client.DownloadStaticExport] make a
 // static export for self-hosting. The three pollers share one schedule and

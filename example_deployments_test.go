@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"time"
 
@@ -115,6 +117,38 @@ func ExampleClient_TriggerAutomation() {
 	fmt.Println(errors.Is(err, mintlify.ErrBadRequest))
 	// Output:
 	// true true
+	// true
+}
+
+func ExampleClient_TriggerAutomationWebhook() {
+	// A stand-in for the API's webhook route, which queues a run of an
+	// automation whose trigger is a webhook.
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/v2/workflow/my-project/6650f1c0ffee0123456789ab/webhook" {
+			http.Error(w, `{"error":"Automation not found"}`, http.StatusNotFound)
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+		fmt.Fprint(w, `{"success":true,"runId":"run_01J9ZQ"}`)
+	}))
+	defer api.Close()
+	c, err := mintlify.NewClient(mintlify.WithAPIKey("mint_example_key"), mintlify.WithProjectID("my-project"), mintlify.WithBaseURL(api.URL))
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+
+	run, err := c.TriggerAutomationWebhook(ctx, "6650f1c0ffee0123456789ab")
+	if err != nil {
+		panic(err) // with ErrOutcomeUnknown, the run may exist: it spends credits, so look first
+	}
+	fmt.Println(run.RunID)
+
+	// An automation whose trigger is not a webhook is not found.
+	_, err = c.TriggerAutomationWebhook(ctx, "6650f1c0ffee0123456789ac")
+	fmt.Println(errors.Is(err, mintlify.ErrNotFound))
+	// Output:
+	// run_01J9ZQ
 	// true
 }
 

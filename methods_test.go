@@ -65,6 +65,7 @@ type method struct {
 	// ErrOutcomeUnknown.
 	creates bool
 	status  int    // the documented success status
+	also    int    // a second success status the route may answer, 0 for none
 	good    string // a documented answer: terminal for a poller, the last page of a walk
 	// required are the answer's top-level keys whose absence, null (unless
 	// nullable) or wrong type make it malformed.
@@ -543,6 +544,17 @@ var deployMethods = []method{
 			}
 			return ""
 		}},
+	{name: "TriggerAutomationWebhook", verb: http.MethodPost, route: "/v2/workflow/{projectId}/{workflowSchemaId}/webhook", creates: true, status: 202, also: 200,
+		good: `{"success":true,"runId":"run_1"}`, required: []string{"runId"}, id: "auto_1",
+		nested: []string{`runId=""`, `success=false`, `success="yes"`},
+		call: func(ctx context.Context, c *mintlify.Client) (any, error) {
+			return c.TriggerAutomationWebhook(ctx, "auto_1")
+		},
+		invalid: withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
+			return c.TriggerAutomationWebhook(ctx, id)
+		},
+			"", "wf/1", "wf 1", "wf\t1", `wf\1`, ".."),
+		ok: func(v any) string { return nonNil(v.(*mintlify.AutomationWebhookRun).RunID != "", "no run ID:") }},
 	{name: "StartStaticExport", verb: http.MethodPost, route: "/v1/static-export/jobs", creates: true, status: 202,
 		reqBody: `{"domain":"docs.example.com"}`,
 		good:    strings.Replace(goodExport, "completed", "queued", 1), required: []string{"jobId", "status"}, nested: exportNested,
@@ -1102,6 +1114,12 @@ func TestEveryMethodSendsItsDocumentedRequest(t *testing.T) {
 				} else {
 					assert.Equal(t, "application/json", req.Header.Get("Content-Type"))
 					assert.JSONEq(t, m.reqBody, string(req.Body))
+				}
+				if m.also != 0 { // the route's second success status is one too
+					c, _ := answering(t, respond(m.also, m.good), mintlify.WithProjectID(project), mintlify.WithMaxRetries(0))
+					got, err := m.call(context.Background(), c)
+					require.NoError(t, err, "HTTP %d", m.also)
+					assert.Empty(t, m.ok(got))
 				}
 			})
 		}

@@ -42,8 +42,9 @@ type request struct {
 	query string // encoded, without "?"
 	body  []byte // nil: no body
 	// want is the documented success status (201, 202); 0 means 200, and
-	// -1 any 2xx (Client.Do).
-	want int
+	// -1 any 2xx (Client.Do). also is a second success status the route
+	// may answer (the webhook route: 200 besides 202); 0 for none.
+	want, also int
 	// idempotent marks a POST that may be retried like a GET (it only
 	// mints a link, say). GETs are always idempotent.
 	idempotent bool
@@ -179,7 +180,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return nil // the final one becomes an *APIError below
 		}
-		if want > 0 && resp.StatusCode != want {
+		if want > 0 && resp.StatusCode != want && (r.also == 0 || resp.StatusCode != r.also) {
 			return &bodyError{status: resp.StatusCode, err: fmt.Errorf("the documented success status is %d", want)}
 		}
 		if want < 0 && (resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent) {

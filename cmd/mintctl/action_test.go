@@ -44,6 +44,7 @@ type actionStep struct {
 	Name  string            `yaml:"name"`
 	If    string            `yaml:"if"`
 	Uses  string            `yaml:"uses"`
+	With  map[string]string `yaml:"with"`
 	Shell string            `yaml:"shell"`
 	Run   string            `yaml:"run"`
 	Env   map[string]string `yaml:"env"`
@@ -65,8 +66,9 @@ var (
 )
 
 // TestActionDefinition: inputs reach the scripts only through env, the
-// outputs are the step outputs mintctl writes, and the action it uses is
-// pinned to a commit.
+// outputs are the step outputs mintctl writes, the action it uses is
+// pinned to a commit, and mintctl is installed by install.sh: from the
+// release, else built with Go stable set up just for that.
 func TestActionDefinition(t *testing.T) {
 	t.Parallel()
 	meta := readAction(t)
@@ -85,7 +87,9 @@ func TestActionDefinition(t *testing.T) {
 			continue
 		}
 		assert.Equal(t, "bash", step.Shell, "step %q", step.Name)
-		assert.Empty(t, step.If, "step %q: the emulation below runs every step", step.Name)
+		if install >= 0 {
+			assert.Empty(t, step.If, "step %q: the emulation below runs every step after the install", step.Name)
+		}
 		if step.ID == "install" {
 			install = i
 		}
@@ -97,11 +101,25 @@ func TestActionDefinition(t *testing.T) {
 			}
 		}
 	}
-	require.GreaterOrEqual(t, install, 0, "a step with id install builds mintctl")
+	require.GreaterOrEqual(t, install, 2, "a step with id install builds mintctl, after the release and Go steps")
 	for name := range meta.Inputs {
 		assert.True(t, used[name], "input %q reaches no step", name)
 	}
-	assert.Contains(t, meta.Runs.Steps[install].Run, "./cmd/mintctl")
+	const script = `bash "$GITHUB_ACTION_PATH/.github/action/install.sh" `
+	release, setupGo, build := meta.Runs.Steps[0], meta.Runs.Steps[install-1], meta.Runs.Steps[install]
+	assert.Equal(t, script+"release", release.Run, "first, the release")
+	assert.Equal(t, "${{ github.action_ref }}", release.Env["MINTCTL_ACTION_REF"])
+	assert.Equal(t, "${{ github.action_repository }}", release.Env["MINTCTL_ACTION_REPOSITORY"])
+	assert.Regexp(t, `^actions/setup-go@`, setupGo.Uses)
+	assert.Equal(t, "stable", setupGo.With["go-version"], "the current stable Go, never go.mod's minimum")
+	assert.Equal(t, "true", setupGo.With["check-latest"], "not an older Go the runner has cached")
+	assert.Equal(t, script+"build", build.Run)
+	assert.Equal(t, "${{ steps."+setupGo.ID+".outputs.go-version }}", build.Env["MINTCTL_GO_VERSION"], "the build checks it uses that Go")
+	for _, step := range []actionStep{setupGo, build} {
+		assert.Equal(t, "steps."+release.ID+".outputs.installed != 'true'", step.If, "%s only without a release", step.Name)
+	}
+	_, err = os.Stat("../../.github/action/install.sh")
+	require.NoError(t, err)
 
 	want := map[string]bool{"exit_code": true}
 	for _, names := range stepOutputs {
@@ -117,7 +135,7 @@ func TestActionDefinition(t *testing.T) {
 			assert.Equal(t, []string{"run", name}, m[1:], "output %s is the run step's output of the same name", name)
 		}
 	}
-	assert.Equal(t, want, got, "the action's outputs: §4's step outputs and exit_code")
+	assert.Equal(t, want, got, "the action's outputs: mintctl's step outputs and exit_code")
 }
 
 // actionRun is one run of the action's steps.
@@ -347,7 +365,7 @@ func TestActionCommands(t *testing.T) {
 	run = runAction(t, with(creds, map[string]string{"command": "automation run", "id": automation.ID}), nil)
 	require.Equal(t, 0, run.code, run.log)
 	assert.NotEmpty(t, run.outputs["run_id"])
-	assert.NotEmpty(t, run.outputs["job_id"])
+	assert.NotContains(t, run.outputs, "job_id", "no job that 'job wait' cannot follow")
 
 	run = runAction(t, with(creds, map[string]string{"command": "static-export", "args": "--output site.tar.gz --poll-interval 50ms docs.example.com"}), nil)
 	require.Equal(t, 0, run.code, run.log)
@@ -378,8 +396,9 @@ func TestActionCredentialsFromTheJob(t *testing.T) {
 	assert.Equal(t, "active", run.outputs["status"])
 
 	run = runAction(t, map[string]string{"command": "job create", "prompt": "A wrong key", "api-key": "mint_wrong"}, jobEnv)
-	assert.Equal(t, 1, run.code, run.log)
-	assert.Equal(t, "1", run.outputs["exit_code"])
+	assert.Equal(t, exitKeyRefused, run.code, run.log)
+	assert.Equal(t, "6", run.outputs["exit_code"])
+	assert.Regexp(t, `(?m)^::error title=mintctl job create::.*HTTP 401.* Next: the key in MINTLIFY_API_KEY was refused`, run.log)
 	assert.Len(t, srv.Jobs(), 1, "the wrong key created nothing")
 }
 
@@ -415,6 +434,7 @@ func TestActionRefusesBadInputs(t *testing.T) {
 		assert.Equal(t, "2", run.outputs["exit_code"], "%q", inputs)
 		assert.NoFileExists(t, filepath.Join(run.dir, "pwned"))
 		assert.NotContains(t, run.log, "pwned", "the command input is not echoed")
+		assert.Equal(t, 1, strings.Count(run.log, "::error title=mintctl"), "one annotation: %s", run.log)
 	}
 	assert.Equal(t, 0, routeCount(srv, ""), "nothing sent")
 }
@@ -505,4 +525,41 @@ func TestREADMEAction(t *testing.T) {
 	}
 	assert.ElementsMatch(t, inputs, tableNames("| input | what it does |"))
 	assert.ElementsMatch(t, outputs, tableNames("| output | set by |"))
+}
+
+// TestActionAssistantAndIndexKeys: the assistant and Index keys and
+// addresses reach mintctl from their inputs, or from the job's
+// environment (a mock's -env-file), and a key in an input is never
+// printed.
+func TestActionAssistantAndIndexKeys(t *testing.T) {
+	t.Parallel()
+	srv, _ := newActionMock(t)
+	inputs := map[string]string{
+		"assistant-api-key": srv.AssistantKey(), "domain": srv.Domain(), "assistant-base-url": srv.URL() + "/discovery",
+		"index-api-key": srv.IndexKey(), "index-base-url": srv.URL() + "/api/universal-search",
+	}
+	run := runAction(t, with(inputs, map[string]string{"command": "docs search", "prompt": "deployments"}), nil)
+	require.Equal(t, 0, run.code, run.log)
+	assert.Contains(t, run.log, "deployments")
+	run = runAction(t, with(inputs, map[string]string{"command": "index search", "prompt": "caching"}), nil)
+	require.Equal(t, 0, run.code, run.log)
+	assert.Equal(t, 1, routeCount(srv, "index-search"))
+	run = runAction(t, with(inputs, map[string]string{"command": "ask", "prompt": "How do I deploy?"}), nil)
+	require.Equal(t, 0, run.code, run.log)
+	assert.NotEmpty(t, run.outputs["thread_id"])
+	for _, key := range []string{srv.AssistantKey(), srv.IndexKey()} {
+		assert.NotContains(t, run.log, key)
+	}
+
+	// The job's environment, as a mock's -env-file leaves it.
+	jobEnv := map[string]string{
+		"MINTLIFY_INDEX_API_KEY": srv.IndexKey(), "MINTLIFY_INDEX_BASE_URL": srv.URL() + "/api/universal-search",
+	}
+	run = runAction(t, map[string]string{"command": "index search", "prompt": "caching"}, jobEnv)
+	require.Equal(t, 0, run.code, run.log)
+	assert.Equal(t, 2, routeCount(srv, "index-search"))
+	// An input wins over the job's: a wrong key is refused, exit 6.
+	run = runAction(t, map[string]string{"command": "index search", "prompt": "caching", "index-api-key": "mint_us_wrong0123456789"}, jobEnv)
+	assert.Equal(t, exitKeyRefused, run.code, run.log)
+	assert.Contains(t, run.log, "the key in MINTLIFY_INDEX_API_KEY was refused")
 }

@@ -537,7 +537,7 @@ func (a *app) exportStopped(r analyticsRoute, f *exportFlags, p exportParams, fo
 		line += " >> FILE  # the file this run's output went to"
 	}
 	fmt.Fprintf(a.stderr, "mintctl: export stopped after %d rows; %s\n  %s\n", rows, what, printable(line)) // a cursor is server text
-	return fmt.Errorf("export stopped: %w", err)
+	return &pickUpError{err: fmt.Errorf("export stopped: %w", err), again: line, printed: true}
 }
 
 // resumeCheck accepts an --output file to resume into when its first line

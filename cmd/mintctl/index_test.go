@@ -124,10 +124,16 @@ func TestIndexCommandsAsAnActionsStep(t *testing.T) {
 			what := fmt.Sprintf("%s: mintctl %q", tc.mode, tc.args)
 			require.Equal(t, tc.code, code, "%s\nstdout: %s\nstderr: %s", what, stdout.String(), stderr.String())
 			checkRunnerLog(t, what+" stdout", stdout.String())
+			errors := 0
 			for _, c := range checkRunnerLog(t, what+" stderr", stderr.String()) {
-				assert.Equal(t, "warning", c.name, "%s: only warnings for items not fetched", what)
+				if c.name == "error" {
+					errors++
+					continue
+				}
+				assert.Equal(t, "warning", c.name, "%s: warnings for items not fetched, and the failure", what)
 				assert.True(t, strings.HasPrefix(c.data, "not fetched: "), c.data)
 			}
+			assert.Equal(t, min(tc.code, 1), errors, "%s: one error annotation for a failure, none for a success", what)
 			if tc.mode == "ok" || tc.json && tc.mode != "error" {
 				assert.NotEmpty(t, stdout.String(), what)
 			}

@@ -83,39 +83,38 @@ func (w *waitFlags) commandContext(ctx context.Context) (context.Context, contex
 	return context.WithCancel(ctx)
 }
 
-// gaveUp explains a command that --timeout ended: what it waited for, the
-// status last seen and, when again is set, the command that waits again
-// (no status and no again: a create or start call that had no answer).
-// Any other error passes unchanged.
+// gaveUp explains a command that --timeout or a signal ended: what it
+// waited for and the status last seen. A timeout is exit 7. When again is
+// set, it is the command that picks the work up (see pickUp). No status
+// and no again: a create or start call that had no answer. Any other
+// error passes with again attached where running it can get further.
 func (w *waitFlags) gaveUp(err error, what, status, again string) error {
-	if !errors.Is(err, context.DeadlineExceeded) || w.timeout <= 0 {
-		return err
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && w.timeout > 0:
+		if status == "" && again == "" {
+			return &codeError{exitTimeout, fmt.Errorf("gave up after --timeout %s, before %s was answered: %w", w.timeout, what, err)}
+		}
+		err = &codeError{exitTimeout, fmt.Errorf("gave up waiting after %s (%s is %s): %w", w.timeout, what, orUnknown(status), err)}
+	case errors.Is(err, context.Canceled) && (status != "" || again != ""):
+		err = fmt.Errorf("stopped waiting (%s is %s): %w", what, orUnknown(status), err)
 	}
-	if status == "" && again == "" {
-		return fmt.Errorf("gave up after --timeout %s, before %s was answered: %w", w.timeout, what, err)
-	}
-	if again != "" {
-		again = "; '" + again + "' waits again"
-	}
-	return fmt.Errorf("gave up waiting after %s (%s is %s%s): %w", w.timeout, what, orUnknown(status), again, err)
+	return pickUp(err, again)
 }
 
 // pollShown runs poll with the --poll-interval options and an observer
-// that shows each state read on a spinner labelled what. The first status
-// this version does not know (one the vendor added since) gets a warning:
-// the wait goes on through it. It returns the final state, and the last
-// state seen (start if none was), which a caller still reports when the
-// wait fails.
+// that shows each state read on a spinner labelled what, and says once
+// when a status is one this version does not know (one the vendor added
+// since: the wait goes on through it). It returns the final state, and the last state
+// seen (start if none was), which a caller still reports when the wait
+// fails.
 func pollShown[T any](a *app, f *waitFlags, what string, start *T, label func(*T) string,
 	poll func(...mintlify.PollOption) (*T, error)) (done, last *T, err error) {
 	last = start
 	sp := a.newSpinner(what)
-	warned := false
 	opts := append(f.pollOptions(), mintlify.WithPollObserver(func(v *T) {
 		last = v
-		if s, known := statusOf(v); !known && !warned {
-			warned = true
-			a.warnf("%s is %q, a status this version of mintctl does not know; waiting until it ends (a newer mintctl may know it)", what, s)
+		if s, known := statusOf(v); !known {
+			a.unknownStatus(what, s)
 		}
 		sp.update(label(v))
 	}))
@@ -238,8 +237,8 @@ func (a *app) jobWaitCommand() *cobra.Command {
 		Use:   "wait [--timeout D] [--json] ID",
 		Short: "Wait for a job to end",
 		Long: `Wait until a job ends and print its pull request. The exit code says how it
-ended: 0 completed, 3 failed, 4 archived; 1 if the wait itself failed or
-timed out (the job goes on: wait again).`,
+ended: 0 completed, 3 failed, 4 archived; 7 when --timeout ran out, 1 if
+the wait itself failed (the job goes on: wait again).`,
 		Example: `  mintctl job wait --timeout 30m job_7ugr6fbcqjmykd4kid5f3zpeai`,
 		Args:    exactArgs("ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -339,6 +338,20 @@ func (a *app) waitJob(ctx context.Context, c *mintlify.Client, job *mintlify.Job
 		return a.waitFailed(f, err, "job "+job.ID, string(last.Status), jobOutputs(last), "mintctl", "job", "wait", job.ID)
 	}
 	return a.reportJob(done, f, true)
+}
+
+// unknownStatus says, once per status and run, that what has a status
+// this version does not know: the API added one. It is no verdict, so the
+// wait goes on.
+func (a *app) unknownStatus(what, status string) {
+	if a.unknownSeen[status] {
+		return
+	}
+	if a.unknownSeen == nil {
+		a.unknownSeen = map[string]bool{}
+	}
+	a.unknownSeen[status] = true
+	a.warnf("%s has the status %q, which this version of mintctl does not know: it is no verdict, so the wait goes on (a newer mintctl may know it)", what, status)
 }
 
 func orUnknown(s string) string {

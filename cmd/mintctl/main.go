@@ -10,7 +10,9 @@
 //
 // Exit codes: 0 success, 1 error, 2 usage or configuration, 3 the awaited
 // work failed (job failed, deployment failure, export failed), 4 the job
-// was archived, 5 outcome unknown (the job, deployment or run may exist).
+// was archived, 5 outcome unknown (the job, deployment or run may exist),
+// 6 the API refused the key, 7 --timeout ran out while waiting, 130 and
+// 143 SIGINT and SIGTERM.
 // Under GitHub Actions ($GITHUB_OUTPUT set) commands also write their
 // results as step outputs.
 package main
@@ -18,8 +20,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 )
 
 func main() { os.Exit(mainExit()) }
@@ -27,7 +27,7 @@ func main() { os.Exit(mainExit()) }
 // mainExit runs the command line of this process and returns its exit code.
 // The tests run it as the "mintctl" program of their scripts.
 func mainExit() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := withSignals(context.Background())
 	defer stop()
 	return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv)
 }

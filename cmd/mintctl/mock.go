@@ -16,12 +16,15 @@ func (a *app) mockCommand() *cobra.Command {
 		Long: `Run the bundled mock server, a working implementation of the API, until
 interrupted. It prints its URL, key and project: export them as
 MINTLIFY_BASE_URL, MINTLIFY_API_KEY and MINTLIFY_PROJECT_ID to point mintctl
-(or any client) at it. Flags are the mock server's own; 'mintctl mock -h'
-lists them.
+(or any client) at it; and its assistant and Index keys. Flags are the mock
+server's own; 'mintctl mock -h' lists them.
 
-In CI, -env-file PATH appends those three settings as NAME=value lines
-(for GitHub Actions, to $GITHUB_ENV, so that later steps use the mock). An
--addr beyond loopback prints a warning: the control API, /_mock/, has no
+In CI, -env-file PATH appends the settings of all three APIs as NAME=value
+lines (for GitHub Actions, to $GITHUB_ENV, so that later steps use the
+mock): MINTLIFY_BASE_URL, MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID,
+MINTLIFY_ASSISTANT_API_KEY, MINTLIFY_DOMAIN, MINTLIFY_ASSISTANT_BASE_URL,
+MINTLIFY_INDEX_API_KEY and MINTLIFY_INDEX_BASE_URL. An -addr beyond
+loopback prints a warning: the control API, /_mock/, has no
 authentication.`,
 		Example: `  mintctl mock -addr 127.0.0.1:8080 -seed 10000 -job-duration 5s
   mintctl mock -outcome failed -quiet

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"context"
+	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
@@ -29,13 +35,13 @@ func readmeSection(t *testing.T, heading string) string {
 	return s
 }
 
-// stepOutputs are the GitHub Actions outputs each command writes
-// (DESIGN §4, fixed).
+// stepOutputs are the GitHub Actions outputs each command writes, by its
+// first word: public names that workflows read, never renamed.
 var stepOutputs = map[string][]string{
 	"job":           {"job_id", "status", "pr_link"},
 	"deploy":        {"status_id", "status"},
 	"preview":       {"status_id", "status", "preview_url"},
-	"automation":    {"run_id", "job_id"},
+	"automation":    {"run_id"},
 	"static-export": {"export_id", "status", "bundle_file"},
 	"ask":           {"thread_id"},
 }
@@ -218,4 +224,80 @@ func TestHelpExamplesParse(t *testing.T) {
 		t.Log(strings.TrimSpace(args))
 		checkCommandLine(t, mintctlArgs(args))
 	}
+}
+
+// TestREADMEMockRecipe runs the README's recipe that starts the mock in a
+// workflow, with this test binary as mintctl and a free port for its
+// address: the variables of all three APIs reach $GITHUB_ENV, and the
+// commands of each API work with them alone. A mock that cannot start
+// (its address taken) fails the recipe within its bound, with the mock's
+// log, instead of hanging it (the bound shortened from 30 s to 2 s here).
+func TestREADMEMockRecipe(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("the recipe is for a Linux or macOS runner's shell")
+	}
+	var missing []string
+	for _, tool := range []string{"bash", "timeout", "grep"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			missing = append(missing, tool)
+		}
+	}
+	if len(missing) > 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the recipe needs %v", missing)
+		}
+		t.Skipf("the recipe needs %v, missing here", missing)
+	}
+	var recipe string
+	for _, b := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(readmeSection(t, "## In CI"), -1) {
+		if strings.Contains(b[1], `-env-file "$GITHUB_ENV"`) {
+			recipe = b[1]
+		}
+	}
+	require.NotEmpty(t, recipe, "the In CI section has the recipe")
+	require.Contains(t, recipe, "127.0.0.1:8080")
+	require.Contains(t, recipe, "timeout 30 ")
+
+	run := func(t *testing.T, addr, script string) (string, error) {
+		dir := t.TempDir()
+		env := filepath.Join(dir, "github_env")
+		script = "trap 'kill $(jobs -p) 2> /dev/null' EXIT\n" + strings.ReplaceAll(script, "127.0.0.1:8080", addr)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "bash", "-eo", "pipefail", "-c", script)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GITHUB_ENV=" + env,
+			"GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")}
+		cmd.WaitDelay = 5 * time.Second
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := free.Addr().String()
+	require.NoError(t, free.Close())
+	out, err := run(t, addr, recipe+`
+set -a; . "$GITHUB_ENV"; set +a
+for name in MINTLIFY_BASE_URL MINTLIFY_API_KEY MINTLIFY_PROJECT_ID MINTLIFY_ASSISTANT_API_KEY MINTLIFY_DOMAIN \
+  MINTLIFY_ASSISTANT_BASE_URL MINTLIFY_INDEX_API_KEY MINTLIFY_INDEX_BASE_URL; do
+  [ -n "$(printenv "$name")" ] || { echo "no $name"; exit 1; }
+done
+mintctl job create 'From the recipe'
+mintctl docs search deployments
+mintctl index search caching
+`)
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, out, "job job_")
+
+	// The address taken: the mock cannot start, and the recipe ends.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer taken.Close()
+	start := time.Now()
+	out, err = run(t, taken.Addr().String(), strings.Replace(recipe, "timeout 30 ", "timeout 2 ", 1))
+	require.Error(t, err, "%s", out)
+	assert.Less(t, time.Since(start), 20*time.Second, "bounded")
+	assert.Contains(t, out, "address already in use", "the mock's log is shown")
 }

@@ -23,6 +23,15 @@ const (
 	exitFailed   = 3 // the awaited work failed: job failed, deployment failure, export failed
 	exitArchived = 4 // the job was archived
 	exitUnknown  = 5 // outcome unknown: the job, deployment or run may exist
+	// exitKeyRefused: the API refused the key (401 or 403): wrong,
+	// expired, beyond its scopes or not allowed from this address.
+	exitKeyRefused = 6
+	// exitTimeout: --timeout ran out while waiting; the work goes on.
+	exitTimeout = 7
+	// exitInterrupted and exitTerminated: SIGINT and SIGTERM (128 plus the
+	// signal's number, as a shell reports a program a signal ended).
+	exitInterrupted = 130
+	exitTerminated  = 143
 )
 
 // codeError is an error with the exit code it ends the program with.
@@ -38,7 +47,8 @@ func usageErrorf(format string, args ...any) error {
 	return &codeError{exitUsage, fmt.Errorf(format, args...)}
 }
 
-// exitCode maps an error to the program's exit code. A possible outcome
+// exitCode maps an error to the program's exit code (finalCode adds the
+// signals and a --timeout the error does not name). A possible outcome
 // comes first: a script must learn that a job may exist whatever else
 // went wrong.
 func exitCode(err error) int {
@@ -52,6 +62,8 @@ func exitCode(err error) int {
 		return ce.code
 	case errors.Is(err, mintlify.ErrInvalidInput):
 		return exitUsage
+	case keyRefused(err):
+		return exitKeyRefused
 	}
 	return exitError
 }
@@ -87,6 +99,12 @@ type app struct {
 	// clientExtras are options added to every API client (doctor's own
 	// transport and retry count).
 	clientExtras []mintlify.Option
+	// keyVar is the environment variable of the key the command uses,
+	// which a refusal names.
+	keyVar string
+	// unknownSeen are the statuses this version does not know that the
+	// run has reported (once each).
+	unknownSeen map[string]bool
 }
 
 // defaultMaxRetryWait is the longest Retry-After mintctl waits by default:
@@ -133,14 +151,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return exitOK
 	}
-	code := exitCode(err)
+	code := finalCode(ctx, cmd, err)
 	if !a.started {
 		if code == exitError {
 			code = exitUsage // an unknown command or flag, a wrong number of arguments
 		}
 		// cobra's own words ("Did you mean this?" and its list) stay
 		// readable; nothing from a server is in them.
-		for i, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
+		lines := strings.Split(strings.TrimRight(err.Error(), "\n"), "\n")
+		for i, line := range lines {
 			if i == 0 {
 				line = "mintctl: " + printable(line)
 			} else {
@@ -151,14 +170,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if code == exitUsage {
 			fmt.Fprintln(stderr, "Run 'mintctl --help' for usage.")
 		}
+		if a.actions {
+			fmt.Fprintln(stderr, workflowCommand("error", "mintctl", annotationText(
+				fmt.Sprintf("%s (exit %d). Next: see 'mintctl --help'", printable(lines[0]), code), a.redactKeys)))
+		}
 		return code
 	}
 	msg := printable(err.Error()) // it may quote the server: one printable line
-	fmt.Fprintf(stderr, "mintctl: %s\n", msg)
-	if a.actions && (code == exitFailed || code == exitArchived) {
-		// One annotation for the verdict, on the run's summary page.
-		fmt.Fprintln(stderr, workflowCommand("error", cmd.CommandPath(), msg))
+	if sig := stoppedBy(ctx); sig != nil {
+		msg = sig.Error() + ": " + msg // first, whatever the chain below says ("context canceled")
 	}
+	fmt.Fprintf(stderr, "mintctl: %s\n", msg)
+	a.reportFailure(cmd, err, code, msg)
 	return code
 }
 
@@ -194,8 +217,8 @@ command; --json and --format jsonl stay valid JSON with the same values.
 In GitHub Actions: commands write their results as step outputs when
 $GITHUB_OUTPUT is set (once the resource was read, never after an error
 before that), a short Markdown report to $GITHUB_STEP_SUMMARY, a failed
-deployment's logs in a collapsible group, and one error annotation for a
-failed verdict (GITHUB_ACTIONS=true). An outputs or summary file that
+deployment's logs in a collapsible group, and one error annotation for
+any failure, which says what to do next (GITHUB_ACTIONS=true). An outputs or summary file that
 cannot be written within seconds is a warning, never the exit code.
 
 --project ID stands in for MINTLIFY_PROJECT_ID (the project is no
@@ -209,7 +232,16 @@ Exit codes:
   2  usage or configuration
   3  the awaited work failed (job failed, deployment failure, export failed)
   4  the job was archived
-  5  outcome unknown: the job, deployment or run may exist; look before retrying`,
+  5  outcome unknown: the job, deployment or run may exist; look before retrying
+  6  the API refused the key (401 or 403): wrong, expired, beyond its
+     scopes, not allowed from this address; the message names the variable
+  7  --timeout ran out while waiting: the work goes on, and the command
+     that picks it up is printed
+  130, 143  SIGINT, SIGTERM: the work goes on, and the command that picks
+     it up is printed where there is one
+
+In GitHub Actions every failure also prints one error annotation: what
+failed and what to do next.`,
 		Example: `  export MINTLIFY_API_KEY=mint_... MINTLIFY_PROJECT_ID=my-project
   mintctl job create --wait -- "Document the new rate limits"
   mintctl analytics visitors --from 2025-01-01 --to 2025-02-01 --output january.csv
@@ -293,6 +325,7 @@ func (a *app) client() (*mintlify.Client, error) {
 // there. A missing or empty key is a configuration error (exit 2) before
 // anything is sent; what names the kind of key the variable should hold.
 func (a *app) apiKey(env, what string) (string, error) {
+	a.keyVar = env
 	key, set := a.lookupEnv(env)
 	switch {
 	case !set:

@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -91,10 +93,11 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				time.Sleep(d)
 			},
-			"mark":    cmdMark,
-			"envfile": cmdEnvFile,
-			"perm":    cmdPerm,
-			"bounded": cmdBounded,
+			"mark":      cmdMark,
+			"interrupt": cmdInterrupt,
+			"envfile":   cmdEnvFile,
+			"perm":      cmdPerm,
+			"bounded":   cmdBounded,
 		},
 	})
 }
@@ -486,5 +489,106 @@ func cmdBounded(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Logf("exit %d after %s\nstderr: %s", got, time.Since(start).Round(time.Millisecond), stderr.String())
 	if got != want {
 		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// interrupt INT|TERM PATTERN N PROGRAM [ARGS...] runs PROGRAM as its own
+// process, waits (10s at most) until a line of its stderr matches
+// PATTERN (or, for after:DURATION, that long), sends it SIGINT or SIGTERM, and checks that it exits with code
+// N within 10s. Its stdout and stderr are then in signal.stdout and
+// signal.stderr. The environment is the script's MINTLIFY_*, GITHUB_*,
+// PATH, HOME and GORACE.
+func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 4 {
+		ts.Fatalf("usage: interrupt INT|TERM PATTERN N PROGRAM [ARGS...]")
+	}
+	sig, ok := map[string]os.Signal{"INT": os.Interrupt, "TERM": syscall.SIGTERM}[args[0]]
+	if !ok {
+		ts.Fatalf("unknown signal %q", args[0])
+	}
+	var pattern *regexp.Regexp
+	after, timed := strings.CutPrefix(args[1], "after:")
+	var wait time.Duration
+	var err error
+	if timed {
+		wait, err = time.ParseDuration(after)
+	} else {
+		pattern, err = regexp.Compile(args[1])
+	}
+	ts.Check(err)
+	want, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	var path string
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if fi, err := os.Stat(filepath.Join(dir, args[3])); err == nil && !fi.IsDir() {
+			path = filepath.Join(dir, args[3])
+			break
+		}
+	}
+	if path == "" {
+		ts.Fatalf("%s is not on PATH", args[3])
+	}
+	cmd := exec.Command(path, args[4:]...)
+	cmd.Dir = ts.MkAbs(".")
+	for _, name := range []string{"PATH", "HOME", "GORACE", "GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY",
+		mintlify.EnvAPIKey, mintlify.EnvProjectID, mintlify.EnvBaseURL} {
+		if v := ts.Getenv(name); v != "" {
+			cmd.Env = append(cmd.Env, name+"="+v)
+		}
+	}
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderrPipe, err := cmd.StderrPipe()
+	ts.Check(err)
+	ts.Check(cmd.Start())
+	matched := make(chan struct{})
+	var stderr bytes.Buffer
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(stderrPipe)
+		once := false
+		for sc.Scan() {
+			stderr.WriteString(sc.Text() + "\n")
+			if !once && pattern != nil && pattern.MatchString(sc.Text()) {
+				once = true
+				close(matched)
+			}
+		}
+	}()
+	var waited <-chan time.Time // nil: never
+	if timed {
+		matched, waited = nil, time.After(wait)
+	}
+	select {
+	case <-matched:
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-copied
+		_ = cmd.Wait()
+		ts.Fatalf("no stderr line matched %q within 10s; stderr:\n%s", args[1], stderr.String())
+	}
+	ts.Check(cmd.Process.Signal(sig))
+	done := make(chan error, 1)
+	go func() { <-copied; done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		ts.Fatalf("%s did not end within 10s of SIG%s; stderr:\n%s", args[3], args[0], stderr.String())
+	}
+	got := 0
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs("signal.stdout"), stdout.Bytes(), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs("signal.stderr"), stderr.Bytes(), 0o644))
+	ts.Logf("[stderr]\n%s", stderr.String())
+	if got != want {
+		ts.Fatalf("exit code %d after SIG%s, want %d", got, args[0], want)
 	}
 }

@@ -80,9 +80,10 @@ or "download" is exported with -- before it: mintctl static-export -- status`,
 				if err != nil {
 					// The export is done and stays downloadable: say how.
 					a.writeOutputs(exportOutputs(done, nil)...)
+					again := shellJoin([]string{"mintctl", "static-export", "download", "--output", outFile, done.ID})
 					fmt.Fprintf(a.stderr, "mintctl: static export %s completed; to download it again, run:\n  %s\n",
-						printable(done.ID), printable(shellJoin([]string{"mintctl", "static-export", "download", "--output", outFile, done.ID})))
-					return err
+						printable(done.ID), printable(again))
+					return &pickUpError{err: err, again: again, printed: true}
 				}
 				return a.reportExport(w, done, &f, true, got)
 			})
@@ -256,7 +257,10 @@ func (a *app) download(ctx context.Context, c *mintlify.Client, id, path string,
 		w = file
 	}
 	n, err := c.DownloadStaticExport(ctx, b, w)
-	if err == nil && file != nil {
+	if err != nil {
+		return nil, &storageHostError{hideLinks(err)}
+	}
+	if file != nil {
 		err = file.commit()
 	}
 	if err != nil {

@@ -35,6 +35,12 @@ func TestExitCodes(t *testing.T) {
 		{&codeError{exitFailed, errors.New("job failed")}, 3},
 		{&codeError{exitArchived, errors.New("job archived")}, 4},
 		{fmt.Errorf("waiting: %w", context.DeadlineExceeded), 1},
+		{&codeError{exitTimeout, fmt.Errorf("gave up: %w", context.DeadlineExceeded)}, 7},
+		{&pickUpError{err: &codeError{exitTimeout, context.DeadlineExceeded}, again: "mintctl job wait j"}, 7},
+		{fmt.Errorf("creating: %w", &mintlify.APIError{StatusCode: 401}), 6},
+		{fmt.Errorf("deploying: %w", &mintlify.APIError{StatusCode: 403}), 6},
+		{&storageHostError{fmt.Errorf("download: %w", &mintlify.APIError{StatusCode: 403})}, 1},
+		{fmt.Errorf("x: %w", &mintlify.APIError{StatusCode: 500}), 1},
 	} {
 		assert.Equal(t, tc.want, exitCode(tc.err), "%v", tc.err)
 	}
@@ -122,4 +128,25 @@ func TestResumeCommandIsPrintable(t *testing.T) {
 	require.Error(t, err)
 	assert.NotContains(t, stderr.String(), "\x1b")
 	assert.Contains(t, stderr.String(), `--cursor 'abc'\''^[[2J' --output s.csv`)
+}
+
+// A status the API added is reported once per run, as a warning (an
+// annotation in Actions), with its text made printable.
+func TestUnknownStatusSaidOnce(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	a := &app{stderr: &stderr, lookupEnv: func(string) (string, bool) { return "", false }}
+	a.unknownStatus("job job_1", "under_review")
+	a.unknownStatus("job job_1", "under_review")
+	a.unknownStatus("job job_1", "paused\n::error::x")
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	require.Len(t, lines, 2, stderr.String())
+	assert.Contains(t, lines[0], `job job_1 has the status "under_review", which this version of mintctl does not know`)
+	assert.Contains(t, lines[0], "the wait goes on")
+	assert.Contains(t, lines[1], `"paused^J::error::x"`, "one line, its line break shown")
+
+	stderr.Reset()
+	a = &app{stderr: &stderr, actions: true, lookupEnv: func(string) (string, bool) { return "", false }}
+	a.unknownStatus("deployment d_1", "rolling_back")
+	assert.True(t, strings.HasPrefix(stderr.String(), "::warning title=mintctl::deployment d_1 has the status"), stderr.String())
 }

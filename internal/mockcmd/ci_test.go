@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	mintlify "github.com/docsagent/mintlify-go"
 )
 
 // The third-round flags reach the server: previews and static export off,
@@ -46,18 +48,42 @@ func TestThirdRoundFlags(t *testing.T) {
 	assert.Equal(t, "failure", d["status"], "-outcome failed")
 }
 
-// -env-file appends the three settings as $GITHUB_ENV wants them, after
-// what the file held, and a later step's client reaches the mock with them.
+// -env-file appends the settings of the three APIs as $GITHUB_ENV wants
+// them, after what the file held, and a later step's clients of each API
+// reach the mock with them.
 func TestEnvFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "github_env")
 	require.NoError(t, os.WriteFile(path, []byte("EARLIER=1\n"), 0o644))
-	s := startRun(t, "project:", "-addr", "127.0.0.1:0", "-quiet", "-api-key", "mint_env_file", "-project", "docs", "-env-file", path)
+	s := startRun(t, "project:", "-addr", "127.0.0.1:0", "-quiet", "-api-key", "mint_env_file", "-project", "docs",
+		"-assistant-key", "mint_dsc_env_file", "-domain", "docs.acme.test", "-index-key", "mint_us_env_file", "-env-file", path)
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.Equal(t, "EARLIER=1\nMINTLIFY_BASE_URL="+s.url+"\nMINTLIFY_API_KEY=mint_env_file\nMINTLIFY_PROJECT_ID=docs\n", string(data))
+	assert.Equal(t, "EARLIER=1\n"+
+		"MINTLIFY_BASE_URL="+s.url+"\nMINTLIFY_API_KEY=mint_env_file\nMINTLIFY_PROJECT_ID=docs\n"+
+		"MINTLIFY_ASSISTANT_API_KEY=mint_dsc_env_file\nMINTLIFY_DOMAIN=docs.acme.test\nMINTLIFY_ASSISTANT_BASE_URL="+s.url+"/discovery\n"+
+		"MINTLIFY_INDEX_API_KEY=mint_us_env_file\nMINTLIFY_INDEX_BASE_URL="+s.url+"/api/universal-search\n", string(data))
 	assert.NotContains(t, s.stderr.String(), "warning", "a loopback address needs no warning")
-	status, _ := s.call(t, "mint_env_file", "GET", "/v1/analytics/docs/assistant/caller-stats", "")
-	assert.Equal(t, http.StatusOK, status)
+	env := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		k, v, _ := strings.Cut(line, "=")
+		env[k] = v
+	}
+	getenv := func(k string) string { return env[k] }
+
+	admin, err := mintlify.NewClient(mintlify.WithAPIKey(getenv(mintlify.EnvAPIKey)), mintlify.WithProjectID(getenv(mintlify.EnvProjectID)),
+		mintlify.WithBaseURL(getenv(mintlify.EnvBaseURL)))
+	require.NoError(t, err)
+	_, err = admin.GetCallerStats(context.Background(), mintlify.CallerStatsParams{})
+	assert.NoError(t, err, "the admin API with the file's settings")
+	assistant, err := mintlify.NewAssistantClient(mintlify.WithAPIKey(getenv(mintlify.EnvAssistantAPIKey)),
+		mintlify.WithDomain(getenv(mintlify.EnvDomain)), mintlify.WithBaseURL(getenv(mintlify.EnvAssistantBaseURL)))
+	require.NoError(t, err)
+	_, err = assistant.SearchDocs(context.Background(), mintlify.DocSearchParams{Query: "deploy"})
+	assert.NoError(t, err, "the assistant API with the file's settings")
+	index, err := mintlify.NewIndexClient(mintlify.WithAPIKey(getenv(mintlify.EnvIndexAPIKey)), mintlify.WithBaseURL(getenv(mintlify.EnvIndexBaseURL)))
+	require.NoError(t, err)
+	_, err = index.Search(context.Background(), mintlify.IndexSearchParams{Query: "caching", NumResults: 3})
+	assert.NoError(t, err, "the Index API with the file's settings")
 
 	var stderr bytes.Buffer
 	err = Run(context.Background(), []string{"-addr", "127.0.0.1:0", "-env-file", filepath.Join(t.TempDir(), "no", "such", "folder")}, io.Discard, &stderr)

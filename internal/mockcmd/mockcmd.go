@@ -131,7 +131,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&controlOrigins, "control-origin", "let web pages of this `origin` (e.g. http://localhost:5173) use the control API, repeatable; any other request with an Origin header is refused")
 	fs.Var(&controlHosts, "control-host", "a host `name` the control API answers to besides localhost, IP addresses and reserved test names, repeatable (the -addr host is one)")
 	quiet := fs.Bool("quiet", false, "do not log requests")
-	envFile := fs.String("env-file", "", "once listening, append MINTLIFY_BASE_URL, MINTLIFY_API_KEY and MINTLIFY_PROJECT_ID lines to `PATH` (such as $GITHUB_ENV)")
+	envFile := fs.String("env-file", "", "once listening, append the variables a client of each API needs (MINTLIFY_BASE_URL, MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID; MINTLIFY_ASSISTANT_API_KEY, MINTLIFY_DOMAIN, MINTLIFY_ASSISTANT_BASE_URL; MINTLIFY_INDEX_API_KEY, MINTLIFY_INDEX_BASE_URL) to `PATH` (such as $GITHUB_ENV)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -292,14 +292,28 @@ func exposedWarning(flag string, a net.Addr) string {
 	return fmt.Sprintf("mockserver: warning: -addr %s is not a loopback address: anyone who can reach %s can drive the control API (/_mock/), which has no authentication", flag, a)
 }
 
-// writeEnvFile appends the settings a client needs to reach s to path, in
-// the NAME=value lines GitHub Actions reads from $GITHUB_ENV: with
-// "mintctl mock -env-file "$GITHUB_ENV" &", the job's later steps talk to
-// the mock. One write, so a reader never sees half of them; a new file
+// writeEnvFile appends the settings a client of each of the three APIs
+// (admin, assistant, Index) needs to reach s to path, in the NAME=value
+// lines GitHub Actions reads from $GITHUB_ENV: with "mintctl mock
+// -env-file "$GITHUB_ENV" &", the job's later steps talk to the mock with
+// any of its keys. MINTLIFY_PROJECT_ID comes third and the Index's base
+// URL last. One write, so a reader never sees part of them; a new file
 // gets 0666 less the umask. In bounded time (see boundedfile.Append), as
 // mintctl writes its step files: a FIFO nobody reads once hung the
 // program before its banner, deaf to SIGINT and SIGTERM.
 func writeEnvFile(ctx context.Context, path string, s *mockserver.Server) error {
-	text := fmt.Sprintf("MINTLIFY_BASE_URL=%s\nMINTLIFY_API_KEY=%s\nMINTLIFY_PROJECT_ID=%s\n", s.URL(), s.APIKey(), s.ProjectID())
-	return boundedfile.Append(path, text, ctx.Done())
+	var text strings.Builder
+	for _, kv := range [][2]string{
+		{"MINTLIFY_BASE_URL", s.URL()},
+		{"MINTLIFY_API_KEY", s.APIKey()},
+		{"MINTLIFY_PROJECT_ID", s.ProjectID()},
+		{"MINTLIFY_ASSISTANT_API_KEY", s.AssistantKey()},
+		{"MINTLIFY_DOMAIN", s.Domain()},
+		{"MINTLIFY_ASSISTANT_BASE_URL", s.URL() + "/discovery"},
+		{"MINTLIFY_INDEX_API_KEY", s.IndexKey()},
+		{"MINTLIFY_INDEX_BASE_URL", s.URL() + "/api/universal-search"},
+	} {
+		text.WriteString(kv[0] + "=" + kv[1] + "\n")
+	}
+	return boundedfile.Append(path, text.String(), ctx.Done())
 }
