@@ -4,7 +4,6 @@ package mintlify
 // the browser as it arrives, with the key kept out of its text.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
+	"github.com/docsagent/mintlify-go/internal/sse"
 )
 
 // relay streams the answer to the browser frame by frame, flushing each
@@ -62,7 +62,7 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 	if !send(nil) {
 		return
 	}
-	frames := streamFrames{r: bufio.NewReaderSize(resp.Body, streamReadBuffer), max: maxStreamFrame}
+	frames := sse.NewReader(resp.Body, maxStreamFrame)
 	text := newProxyText(p.client.c.cred().key)
 	var out []byte
 	emit := func(frame string) bool {
@@ -70,7 +70,7 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 		return send(out)
 	}
 	for {
-		data, err := frames.next()
+		data, err := frames.Next()
 		if err != nil {
 			if r.Context().Err() == nil {
 				// Cut, or a frame too large: the browser's chat client shows
@@ -85,7 +85,7 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 		if string(data) == "[DONE]" {
 			return
 		}
-		if cap(out) > 2*streamReadBuffer {
+		if cap(out) > 64<<10 {
 			out = nil // a big frame's buffer is not kept
 		}
 	}
