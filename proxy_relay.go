@@ -1,24 +1,34 @@
 package mintlify
 
-// The proxy's relay: upstream's answer read frame by frame and written to
-// the browser as it arrives, with the key kept out of its text.
+// The proxy's relay: upstream's answer read event by event as the
+// browser's parser reads it, each chunk written anew as the proxy parsed
+// it, with the key kept out of its text.
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/internal/sse"
 )
 
-// relay streams the answer to the browser frame by frame, flushing each
-// as it arrives: one frame is held at a time, whatever the answer's size,
-// and of a text part at most a tail that could start a copy of the key
-// (proxyText).
+// relay streams the answer to the browser event by event, flushing each
+// as it arrives. It writes what it read: each event is read as the AI
+// SDK's parser reads it (internal/sse: CR, LF and CRLF line ends, a
+// leading byte order mark), parsed as JSON.parse would, and written anew
+// as one "data:" line of the chunk's JSON (proxyChunk.appendFrame), so
+// that the browser reads exactly what the proxy checked. An event that is
+// not a chunk (a JSON object with a string type) or [DONE] is never
+// relayed: the answer ends there with an error chunk, as it does when it
+// breaks off before its end. Its end is [DONE], or the end of the body
+// after a finish, abort or error chunk.
+//
+// One event is held at a time, whatever the answer's size, and of a text
+// part at most a tail that could start a copy of the key (proxyText).
 func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *http.Response) {
 	defer resp.Body.Close()
 	h := w.Header()
@@ -62,28 +72,56 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 	if !send(nil) {
 		return
 	}
-	frames := sse.NewReader(resp.Body, maxStreamFrame)
+	events := sse.NewReader(resp.Body, maxStreamFrame)
 	text := newProxyText(p.client.c.cred().key)
+	var c proxyChunk
 	var out []byte
-	emit := func(frame string) bool {
-		out = appendFrame(out[:0], p.client.scrub(frame))
+	emit := func(c *proxyChunk) bool {
+		out = c.appendFrame(out[:0])
+		frame := string(out)
+		if clean := p.client.scrub(frame); clean != frame {
+			// A copy of the key outside a text's deltas (an ID, a tool's
+			// input): scrubbed. A scrub that would break the JSON ends
+			// the answer instead.
+			if !json.Valid([]byte(clean[len("data: ") : len(clean)-len("\n\n")])) {
+				send([]byte(proxyUncleanFrame))
+				return false
+			}
+			out = append(out[:0], clean...)
+		}
 		return send(out)
 	}
+	complete, failed := false, false // a finish or abort chunk relayed; an error chunk relayed
 	for {
-		data, err := frames.Next()
+		data, err := events.Next()
 		if err != nil {
-			if r.Context().Err() == nil {
-				// Cut, or a frame too large: the browser's chat client shows
-				// an error rather than a partial answer as a whole one.
+			if r.Context().Err() != nil || !text.flush(emit) {
+				return
+			}
+			if !failed && (err != io.EOF || !complete) {
+				// Cut, or an event too large: the browser's chat client
+				// shows an error rather than a partial answer as a whole
+				// one.
 				send([]byte(proxyBrokenFrame))
 			}
 			return
 		}
-		if !text.frames(data, emit) {
+		if string(data) == "[DONE]" {
+			_ = text.flush(emit) && send([]byte("data: [DONE]\n\n"))
 			return
 		}
-		if string(data) == "[DONE]" {
+		if !c.parse(data) {
+			_ = text.flush(emit) && send([]byte(proxyNotAChunkFrame))
 			return
+		}
+		if !text.frames(&c, emit) {
+			return
+		}
+		switch c.typ {
+		case "finish", "abort":
+			complete = true
+		case "error":
+			failed = true
 		}
 		if cap(out) > 64<<10 {
 			out = nil // a big frame's buffer is not kept
@@ -111,41 +149,37 @@ func newProxyText(key string) *proxyText {
 	return t
 }
 
-// frames calls emit with each frame to send for the frame data: data
-// itself, or a text-delta whose delta is what the Writer lets through;
-// after the tail of a part that this frame ends. It reports whether every
-// emit did.
-func (t *proxyText) frames(data []byte, emit func(string) bool) bool {
-	// With no tail held, only a text-delta needs reading, and one always
-	// spells "delta", unless in escapes.
-	if !t.w.Holding() && !bytes.Contains(data, []byte("delta")) && bytes.IndexByte(data, '\\') < 0 {
-		return emit(string(data))
+// frames calls emit with each chunk to send for c: c itself, with a text
+// delta's text as the Writer lets it through; before it, the tail of a
+// part that c ends. It reports whether every emit did.
+func (t *proxyText) frames(c *proxyChunk, emit func(*proxyChunk) bool) bool {
+	delta, isDelta := "", false
+	if c.typ == "text-delta" {
+		delta, isDelta = c.str("delta")
 	}
-	c := readProxyChunk(data)
-	isDelta := c.typ == "text-delta" && c.deltaAt[1] > 0
+	id, _ := c.str("id")
 	switch {
-	case isDelta && c.id == t.id:
-	case isDelta, c.typ == "text-end" && c.id == t.id, c.typ == "finish", c.typ == "error", c.typ == "abort",
-		string(data) == "[DONE]":
+	case isDelta && id == t.id:
+	case isDelta, c.typ == "text-end" && id == t.id, c.typ == "finish", c.typ == "error", c.typ == "abort":
 		if !t.flush(emit) {
 			return false
 		}
 	}
 	if !isDelta {
-		return emit(string(data))
+		return emit(c)
 	}
-	t.id = c.id
-	_, _ = t.w.WriteString(c.delta) // writes to a bytes.Buffer: no error
+	t.id = id
+	_, _ = t.w.WriteString(delta) // writes to a bytes.Buffer: no error
 	defer t.out.Reset()
-	if string(t.out.Bytes()) == c.delta {
-		return emit(string(data)) // the common case: the chunk as it came
+	if string(t.out.Bytes()) != delta {
+		clean, _ := json.Marshal(t.out.String()) // a string: no error
+		c.set("delta", clean)
 	}
-	delta, _ := marshalWire(t.out.String())
-	return emit(string(data[:c.deltaAt[0]]) + string(delta) + string(data[c.deltaAt[1]:]))
+	return emit(c)
 }
 
 // flush emits a delta of the tail held back, if any.
-func (t *proxyText) flush(emit func(string) bool) bool {
+func (t *proxyText) flush(emit func(*proxyChunk) bool) bool {
 	_ = t.w.Flush()
 	tail, id := t.out.String(), t.id
 	t.out.Reset()
@@ -153,82 +187,22 @@ func (t *proxyText) flush(emit func(string) bool) bool {
 	if tail == "" {
 		return true
 	}
-	b, _ := marshalWire(struct {
-		Type  string `json:"type"`
-		ID    string `json:"id"`
-		Delta string `json:"delta"`
-	}{"text-delta", id, tail})
-	return emit(string(b))
-}
-
-// proxyChunk is what proxyText reads of a chunk: its type, its id, and
-// its delta when a string, with where the delta's JSON value stands.
-type proxyChunk struct {
-	typ, id, delta string
-	deltaAt        [2]int // [0, 0]: no string delta
-}
-
-// readProxyChunk reads a chunk as the browser's JSON.parse does: members
-// by their exact names, the last of a repeated one. A frame that is not a
-// JSON object reads as no chunk.
-func readProxyChunk(data []byte) proxyChunk {
-	var c proxyChunk
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return proxyChunk{}
+	c := &proxyChunk{typ: "text-delta"}
+	for _, m := range [...][2]string{{"type", "text-delta"}, {"id", id}, {"delta", tail}} {
+		v, _ := json.Marshal(m[1]) // a string: no error
+		c.set(m[0], v)
 	}
-	for dec.More() {
-		name, err := dec.Token()
-		if err != nil {
-			return proxyChunk{}
-		}
-		var into *string // the members read; the others are only checked
-		switch name {
-		case "type":
-			into = &c.typ
-		case "id":
-			into = &c.id
-		case "delta":
-			into = &c.delta
-		default:
-			if dec.Decode(&skipped{}) != nil {
-				return proxyChunk{}
-			}
-			continue
-		}
-		var raw json.RawMessage
-		if dec.Decode(&raw) != nil {
-			return proxyChunk{}
-		}
-		var s string
-		isString := raw[0] == '"' && json.Unmarshal(raw, &s) == nil
-		*into = s
-		if name == "delta" {
-			c.deltaAt = [2]int{}
-			if isString {
-				end := int(dec.InputOffset())
-				c.deltaAt = [2]int{end - len(raw), end}
-			}
-		}
-	}
-	return c
+	return emit(c)
 }
 
-// proxyBrokenFrame ends an answer that broke off, in the AI SDK's words.
-const proxyBrokenFrame = "data: {\"type\":\"error\",\"errorText\":\"the answer broke off\"}\n\n"
-
-// appendFrame writes data as one server-sent event: a "data:" line per
-// line of it, then a blank line.
-func appendFrame(out []byte, data string) []byte {
-	out = append(out, "data: "...)
-	for {
-		line, rest, more := strings.Cut(data, "\n")
-		out = append(out, line...)
-		if !more {
-			break
-		}
-		out = append(out, "\ndata: "...)
-		data = rest
-	}
-	return append(out, "\n\n"...)
-}
+// The error chunks that end an answer, in the AI SDK's words.
+const (
+	// proxyBrokenFrame: the answer broke off before its end, or held an
+	// event over the bound.
+	proxyBrokenFrame = "data: {\"type\":\"error\",\"errorText\":\"the answer broke off\"}\n\n"
+	// proxyNotAChunkFrame: upstream sent an event that is not a chunk.
+	proxyNotAChunkFrame = "data: {\"type\":\"error\",\"errorText\":\"the answer held an event that is not a chunk\"}\n\n"
+	// proxyUncleanFrame: a copy of the key could not be taken out of a
+	// chunk without breaking it.
+	proxyUncleanFrame = "data: {\"type\":\"error\",\"errorText\":\"the answer held a chunk the proxy could not relay\"}\n\n"
+)
