@@ -357,7 +357,7 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		proxyFail(w, http.StatusInternalServerError, "the request could not be encoded")
 		return
 	}
-	resp, err := p.client.openMessage(r.Context(), upstream)
+	resp, err := p.client.openMessage(r.Context(), upstream, true)
 	if err != nil {
 		p.upstreamFailed(w, r, err)
 		return
