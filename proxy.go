@@ -7,11 +7,11 @@ package mintlify
 // path, and its answer streamed back frame by frame.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"mime"
 	"net"
@@ -22,12 +22,15 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/docsagent/mintlify-go/internal/punycode"
 )
 
 // What a browser may send through the proxy, and what the proxy sends on.
 const (
-	maxProxyBody          = 256 << 10 // a request body; more is 413
-	maxProxyMessages      = 50        // messages of a conversation
+	maxProxyBody          = 1 << 20   // a request body; more is 413
+	maxProxyMessages      = 50        // messages forwarded: the most recent (the API takes 50)
+	maxProxyText          = 256 << 10 // bytes of text forwarded, the most recent messages'
 	maxProxyPartText      = 32 << 10  // the text of one part; more is 413
 	maxProxyContext       = 10        // context items forwarded; the rest are dropped
 	maxProxyPageSize      = 10        // retrievalPageSize is clamped to 1..10
@@ -36,9 +39,10 @@ const (
 	defaultProxyRatePer   = time.Minute
 	maxProxyLimiterKeys   = 100_000 // clients the in-process limiter tracks at once
 	proxyPreflightMaxAge  = "600"
-	proxyExposedHeaders   = "X-Thread-Id, X-Thread-Key"
+	proxyExposedHeaders   = "X-Thread-Id, X-Thread-Key, X-Conversation-Trimmed"
 	proxyAllowedMethods   = "POST"
-	proxyAllowedHeaders   = "Content-Type"
+	proxyAllowedHeaders   = "Content-Type, X-Thread-Id, X-Thread-Key"
+	proxyCredentialHeader = "Authorization" // allowed too with WithProxyCredentials
 	proxyAllowHeaderValue = "POST, OPTIONS"
 
 	// When the server sets no ReadTimeout (a streaming backend often sets
@@ -79,36 +83,48 @@ var proxyRelayedHeaders = []string{
 //     request's Host) is 403. A request without Origin (same-origin GETs,
 //     server-side callers) passes.
 //   - Media type: application/json, else 415.
-//   - Size: at most 256 KiB of body, else 413.
-//   - Body: 1 to 50 messages, roles user and assistant only (a browser
-//     sets no system prompt), the last the user's with some text, at most
-//     32 KiB of text in a part (413), a thread's ID and key together; else
-//     400.
+//   - Size: at most 1 MiB of body, else 413.
+//   - Body: at least one message, roles user and assistant only (a
+//     browser sets no system prompt), the last the user's with some text
+//     (at most 32 KiB in a part and 256 KiB in all, else 413), a thread's
+//     ID and key together; else 400.
 //   - Identity ([WithProxyIdentity]): its error is 401.
 //   - Limit ([WithProxyRateLimit], [WithProxyLimiter]): 20 requests a
 //     minute per client by default, then 429 with Retry-After. Only
 //     requests that passed every check above count.
 //
 // The upstream body is rebuilt from an allowlist: the messages' text parts
-// (other parts, which a chat client sends back from earlier answers, are
-// dropped), threadId and threadKey, retrievalPageSize clamped to 1..10,
-// at most 10 context items, currentPath cut to 200 characters, and the
-// filter's version and language. fp and the filter's groups come from the
-// identity only: a browser naming its own groups would unlock the pages
-// they protect. Upstream gets the client's key, Content-Type, Accept and
-// User-Agent, never the browser's cookies, Authorization or forwarded-for
-// headers.
+// (other parts, which a chat client sends back from earlier answers, such
+// as their search results, are dropped), threadId and threadKey (from the
+// body, or the X-Thread-Id and X-Thread-Key request headers, which a chat
+// transport's headers set), retrievalPageSize clamped to 1..10, at most 10
+// context items, currentPath cut to 200 characters, and the filter's
+// version and language. A chat client sends the whole conversation with
+// each question: when more than 50 messages or 256 KiB of text remain,
+// the proxy forwards the most recent messages that fit (the question
+// always) and answers the number it left out in the
+// X-Conversation-Trimmed header; a long chat is never refused for its
+// length. fp and the filter's groups come from the identity only: a
+// browser naming its own groups would unlock the pages they protect.
+// Upstream gets the client's key, Content-Type, Accept and User-Agent,
+// never the browser's cookies, Authorization or forwarded-for headers.
 //
-// The answer is streamed back as it arrives, one frame at a time (the
-// proxy never holds more than one, and of a text part's last delta at
-// most a tail shorter than the key, until the next shows it is not the
-// key's start), with its Content-Type, Cache-Control,
+// The answer is streamed back as it arrives, event by event, read as the
+// browser's chat client reads an event stream and each chunk written anew
+// as the proxy parsed it, with the members every AI SDK release from
+// 5.0.216 on accepts (the vendor's threadId on the finish chunk fails
+// 5.0.x's strict schemas; the browser has the thread from the
+// X-Thread-Id header). An event that is not a chunk ends the answer with
+// an AI SDK error chunk, as does an answer that breaks off before its
+// end. The proxy holds one event at a time, and of a text part's last
+// delta at most a tail shorter than the key, until the next shows it is
+// not the key's start. The answer keeps its Content-Type, Cache-Control,
 // the AI SDK protocol headers and X-Thread-Id / X-Thread-Key, never
 // Set-Cookie. Upstream's failures reveal nothing of its text: a 401, 403
 // or 5xx is 502, a 400 is 400, a 404 (an unknown thread, or a wrong key)
-// is 404, a 429 is 429 with its Retry-After, a network failure is 502. An
-// answer that breaks off after it began ends with an AI SDK error chunk.
-// A browser that goes away cancels the upstream request.
+// is 404, a 429 is 429 with its Retry-After at once (the proxy waits
+// nothing out: the browser does), a network failure is 502. A browser
+// that goes away cancels the upstream request.
 //
 // Slow clients are bounded even on a server without ReadTimeout or
 // WriteTimeout (a streaming backend often sets neither, as a fixed
@@ -118,16 +134,19 @@ var proxyRelayedHeaders = []string{
 // A server's own ReadTimeout or WriteTimeout, when set, is left to act.
 //
 // Upstream calls go through the AssistantClient's request path: its key,
-// its retries (a message is never sent twice: it spends credits), its
+// its rule that a message is never sent twice (it spends credits), its
 // redaction (no copy of the key reaches the browser, even one upstream
-// echoes, split across text-delta chunks or not) and its observers. The
-// proxy holds no state of its own beyond the in-process limiter, which
-// [WithProxyLimiter] replaces with a shared one.
+// echoes, split across a text part's deltas or not) and its observers.
+// The proxy holds no state of its own beyond the in-process limiter,
+// which [WithProxyLimiter] replaces with a shared one.
 type AssistantProxy struct {
 	client   *AssistantClient
 	origins  map[string]bool // allowed origins, normalized; nil: the request's own host
 	identity func(*http.Request) (ProxyIdentity, error)
 	limiter  ProxyLimiter // nil: no limit
+	// credentials lets allowed cross-origin pages send cookies and
+	// Authorization (WithProxyCredentials).
+	credentials bool
 
 	bodyTimeout, frameTimeout time.Duration // proxyBodyTimeout, proxyFrameTimeout; tests shorten them
 }
@@ -157,6 +176,7 @@ type proxyConfig struct {
 	ratePer     time.Duration
 	limiter     ProxyLimiter
 	limiterSet  bool
+	credentials bool
 	optionError error
 }
 
@@ -166,7 +186,9 @@ type proxyConfig struct {
 // The list replaces the default, the origin whose host is the request's
 // Host: name your own site too if its pages call the proxy. "*" is
 // refused: any web page could then spend your credits through your
-// visitors' browsers.
+// visitors' browsers. A host name given in Unicode
+// ("https://bücher.example") is compared in its punycode form, the one
+// browsers send ("https://xn--bcher-kva.example").
 //
 // Name them whenever the network is the proxy's only gate (an intranet,
 // a VPN, no [WithProxyIdentity]): the default trusts the Host a request
@@ -175,6 +197,18 @@ type proxyConfig struct {
 // visitor's browser, and pass the default check.
 func WithAllowedOrigins(origins ...string) ProxyOption {
 	return func(c *proxyConfig) { c.origins, c.originsSet = append(c.origins, origins...), true }
+}
+
+// WithProxyCredentials lets pages of the allowed origins (see
+// [WithAllowedOrigins]) send their session with each message: their
+// cookies, and an Authorization header of their own, for
+// [WithProxyIdentity] to read. The proxy answers such a page's preflight
+// and requests with Access-Control-Allow-Credentials: true, and allows
+// Authorization in the preflight. Without it, a browser sends another
+// origin's request without cookies and refuses to send it with
+// Authorization. The page's cookies and Authorization never go upstream.
+func WithProxyCredentials() ProxyOption {
+	return func(c *proxyConfig) { c.credentials = true }
 }
 
 // WithProxyIdentity sets how the proxy learns who a request speaks for:
@@ -241,7 +275,7 @@ func NewAssistantProxy(c *AssistantClient, opts ...ProxyOption) (*AssistantProxy
 	if cfg.optionError != nil {
 		return nil, cfg.optionError
 	}
-	p := &AssistantProxy{client: c, identity: cfg.identity, limiter: cfg.limiter,
+	p := &AssistantProxy{client: c, identity: cfg.identity, limiter: cfg.limiter, credentials: cfg.credentials,
 		bodyTimeout: proxyBodyTimeout, frameTimeout: proxyFrameTimeout}
 	if cfg.originsSet {
 		p.origins = make(map[string]bool, len(cfg.origins))
@@ -286,6 +320,9 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Set("Access-Control-Expose-Headers", proxyExposedHeaders)
+		if p.credentials {
+			h.Set("Access-Control-Allow-Credentials", "true")
+		}
 		h.Add("Vary", "Origin")
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
@@ -293,10 +330,15 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > maxProxyBody {
-		proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d KiB", maxProxyBody>>10))
+		proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d MiB", maxProxyBody>>20))
 		return
 	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxProxyBody))
+	// Read into one buffer of the announced size (and the room a last
+	// read wants): growing one by doubling would allocate three times a
+	// large body.
+	in := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
+	_, err := in.ReadFrom(http.MaxBytesReader(w, r.Body, maxProxyBody))
+	raw := in.Bytes()
 	if err != nil {
 		// Closed, the rest is not drained before the answer: the
 		// connection closes after it.
@@ -304,7 +346,7 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var tooLarge *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooLarge):
-			proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d KiB", maxProxyBody>>10))
+			proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d MiB", maxProxyBody>>20))
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			proxyFail(w, http.StatusRequestTimeout, "the request body did not arrive in time")
 		default:
@@ -313,7 +355,7 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	liftDeadline()
-	body, status, msg := rebuildMessage(raw)
+	body, leftOut, status, msg := rebuildMessage(raw, r.Header)
 	if status != 0 {
 		proxyFail(w, status, msg)
 		return
@@ -356,6 +398,9 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		proxyFail(w, http.StatusInternalServerError, "the request could not be encoded")
 		return
 	}
+	if leftOut > 0 {
+		w.Header().Set("X-Conversation-Trimmed", strconv.Itoa(leftOut))
+	}
 	resp, err := p.client.openMessage(r.Context(), upstream, true)
 	if err != nil {
 		p.upstreamFailed(w, r, err)
@@ -397,6 +442,10 @@ func (p *AssistantProxy) preflight(w http.ResponseWriter, r *http.Request, origi
 	h.Set("Access-Control-Allow-Origin", origin)
 	h.Set("Access-Control-Allow-Methods", proxyAllowedMethods)
 	h.Set("Access-Control-Allow-Headers", proxyAllowedHeaders)
+	if p.credentials {
+		h.Set("Access-Control-Allow-Headers", proxyAllowedHeaders+", "+proxyCredentialHeader)
+		h.Set("Access-Control-Allow-Credentials", "true")
+	}
 	h.Set("Access-Control-Max-Age", proxyPreflightMaxAge)
 	h.Add("Vary", "Origin")
 	w.WriteHeader(http.StatusNoContent)
@@ -417,16 +466,28 @@ func (p *AssistantProxy) allowed(origin, host string) bool {
 }
 
 // normalOrigin is an origin as browsers compare them: scheme and host in
-// lower case, without the scheme's default port. ok is false for anything
-// that is not an http(s) scheme://host[:port].
+// lower case, without the scheme's default port, a host name given in
+// Unicode in its punycode form ("xn--", as browsers send it). ok is false
+// for anything that is not an http(s) scheme://host[:port].
 func normalOrigin(origin string) (string, bool) {
 	u, err := url.Parse(origin)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
 		return "", false
 	}
+	host, name := u.Host, strings.ToLower(u.Hostname())
+	ascii, err := punycode.ToASCII(name)
+	if err != nil {
+		return "", false
+	}
+	if ascii != name {
+		host = ascii
+		if port := u.Port(); port != "" {
+			host += ":" + port
+		}
+	}
 	scheme := strings.ToLower(u.Scheme)
-	return scheme + "://" + normalHost(scheme, u.Host), true
+	return scheme + "://" + normalHost(scheme, host), true
 }
 
 // normalHost lower-cases host and drops scheme's default port.

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"strings"
@@ -23,12 +22,12 @@ import (
 // messages, parts or context items) once cost 15 to 28 MB of allocation
 // per request, before any limit counted it.
 type proxyRequest struct {
-	Messages          list[proxyMessage, proxyMessagesMax] `json:"messages"`
-	ThreadID          string                               `json:"threadId"`
-	ThreadKey         string                               `json:"threadKey"`
-	RetrievalPageSize *float64                             `json:"retrievalPageSize"`
-	Context           proxyContext                         `json:"context"`
-	CurrentPath       string                               `json:"currentPath"`
+	Messages          proxyConversation `json:"messages"`
+	ThreadID          string            `json:"threadId"`
+	ThreadKey         string            `json:"threadKey"`
+	RetrievalPageSize *float64          `json:"retrievalPageSize"`
+	Context           proxyContext      `json:"context"`
+	CurrentPath       string            `json:"currentPath"`
 	Filter            struct {
 		Version  string `json:"version"`
 		Language string `json:"language"`
@@ -39,18 +38,78 @@ type proxyMessage struct {
 	ID    string     `json:"id"`
 	Role  string     `json:"role"`
 	Parts proxyParts `json:"parts"`
+	text  int        // bytes of text in Parts
+}
+
+// proxyConversation is the conversation a browser sent as the proxy
+// forwards it. A chat client sends the whole conversation with each
+// question, so a long chat outgrows what the API takes (50 messages) in a
+// few dozen turns: the proxy keeps the most recent messages that fit, at
+// most maxProxyMessages and maxProxyText bytes of text, with no part over
+// maxProxyPartText, and leaves the older ones out. The messages are read
+// one at a time and only those kept are held.
+type proxyConversation struct {
+	kept     []proxyMessage // the most recent messages that fit, in order
+	text     int            // bytes of text in kept
+	leftOut  int            // messages read and not kept
+	total    int            // messages read
+	lastRole string         // the last message's
+	lastFits bool           // the last message fits by itself (it is kept)
+}
+
+// proxyRoleError is a message whose role is not user or assistant: the
+// i-th.
+type proxyRoleError int
+
+func (e proxyRoleError) Error() string {
+	return fmt.Sprintf("message %d: the role must be user or assistant", int(e))
+}
+
+func (c *proxyConversation) UnmarshalJSON(data []byte) error {
+	*c = proxyConversation{}
+	return eachItem(data, func(dec *json.Decoder, i int) error {
+		var m proxyMessage
+		if err := dec.Decode(&m); err != nil {
+			return err
+		}
+		if m.Role != "user" && m.Role != "assistant" {
+			return proxyRoleError(i) // a browser sets no system prompt
+		}
+		c.add(m)
+		return nil
+	})
+}
+
+// add reads the next message: kept, and the oldest let go while the kept
+// ones are too many or hold too much text. A message that can never fit
+// (a part over maxProxyPartText, or more than maxProxyText in all) is
+// left out with everything before it.
+func (c *proxyConversation) add(m proxyMessage) {
+	c.total++
+	c.lastRole = m.Role
+	c.lastFits = true
+	for _, p := range m.Parts {
+		m.text += len(p.Text)
+		c.lastFits = c.lastFits && len(p.Text) <= maxProxyPartText
+	}
+	if !c.lastFits || m.text > maxProxyText {
+		c.leftOut += len(c.kept) + 1
+		c.kept, c.text, c.lastFits = c.kept[:0], 0, false
+		return
+	}
+	c.kept = append(c.kept, m)
+	c.text += m.text
+	for len(c.kept) > maxProxyMessages || c.text > maxProxyText {
+		c.text -= c.kept[0].text
+		c.kept = c.kept[:copy(c.kept, c.kept[1:])]
+		c.leftOut++
+	}
 }
 
 type proxyPart struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
 }
-
-// proxyMessagesMax bounds a conversation (a bounded list, json.go): the
-// message after maxProxyMessages is refused before it is decoded.
-type proxyMessagesMax struct{}
-
-func (proxyMessagesMax) max() (int, string) { return maxProxyMessages, "messages" }
 
 // proxyParts keeps a message's text parts only: the others (tool calls,
 // sources, reasoning of earlier answers) are decoded one at a time and
@@ -107,49 +166,56 @@ func eachItem(data []byte, item func(dec *json.Decoder, i int) error) error {
 }
 
 // rebuildMessage reads a browser's body and builds the upstream one from
-// the allowlist, without fp and groups (the identity's). A refusal is a
-// status and a message in the proxy's words.
-func rebuildMessage(raw []byte) (*messageBody, int, string) {
+// the allowlist, without fp and groups (the identity's): the most recent
+// messages that fit (see proxyConversation), and how many it left out.
+// header holds the thread's ID and key when the browser sent them as
+// X-Thread-Id and X-Thread-Key. A refusal is a status and a message in
+// the proxy's words.
+func rebuildMessage(raw []byte, header http.Header) (body *messageBody, leftOut, status int, msg string) {
 	var req proxyRequest
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&req); err != nil {
-		if tooMany := (*tooManyError)(nil); errors.As(err, &tooMany) {
-			return nil, http.StatusBadRequest, fmt.Sprintf("the conversation holds more than %d messages", maxProxyMessages)
+	// Unmarshal, not a Decoder: one JSON value and nothing after it, read
+	// where it lies (a Decoder would copy a large body into its buffer).
+	if err := json.Unmarshal(raw, &req); err != nil {
+		if role := proxyRoleError(0); errors.As(err, &role) {
+			return nil, 0, http.StatusBadRequest, role.Error()
 		}
-		return nil, http.StatusBadRequest, "the request is not the JSON of a chat request"
+		return nil, 0, http.StatusBadRequest, "the request is not the JSON of one chat request"
 	}
-	if _, err := dec.Token(); err != io.EOF { // More would pass a stray } or ]
-		return nil, http.StatusBadRequest, "the request holds more than one JSON value"
+	conv := req.Messages
+	switch {
+	case conv.total == 0:
+		return nil, 0, http.StatusBadRequest, "the request holds no message"
+	case conv.lastRole != "user":
+		return nil, 0, http.StatusBadRequest, "the last message must be the user's, with some text"
+	case !conv.lastFits:
+		return nil, 0, http.StatusRequestEntityTooLarge, fmt.Sprintf(
+			"the last message is too long: at most %d KiB of text in a part, %d KiB in all", maxProxyPartText>>10, maxProxyText>>10)
 	}
-	if len(req.Messages) == 0 {
-		return nil, http.StatusBadRequest, "the request holds no message"
-	}
-	body := &messageBody{Messages: make([]messageWire, len(req.Messages))}
-	for i, m := range req.Messages {
-		if m.Role != "user" && m.Role != "assistant" {
-			return nil, http.StatusBadRequest, fmt.Sprintf("message %d: the role must be user or assistant", i)
-		}
+	body = &messageBody{Messages: make([]messageWire, len(conv.kept))}
+	for i, m := range conv.kept {
 		out := messageWire{ID: m.ID, Role: m.Role, Parts: []partWire{}}
 		if !plainToken(m.ID) {
 			out.ID = newMessageID()
 		}
 		for _, part := range m.Parts { // text parts only: see proxyParts
-			if len(part.Text) > maxProxyPartText {
-				return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("message %d: a text part is larger than %d KiB", i, maxProxyPartText>>10)
-			}
 			out.Parts = append(out.Parts, partWire{Type: "text", Text: part.Text})
 		}
 		body.Messages[i] = out
 	}
-	last := body.Messages[len(body.Messages)-1]
-	if last.Role != "user" || strings.TrimSpace(wireText(last)) == "" {
-		return nil, http.StatusBadRequest, "the last message must be the user's, with some text"
+	if strings.TrimSpace(wireText(body.Messages[len(body.Messages)-1])) == "" {
+		return nil, 0, http.StatusBadRequest, "the last message must be the user's, with some text"
+	}
+	if id, key := header.Get("X-Thread-Id"), header.Get("X-Thread-Key"); id != "" || key != "" {
+		if req.ThreadID != "" && (req.ThreadID != id || req.ThreadKey != key) {
+			return nil, 0, http.StatusBadRequest, "the thread is named twice, differently: in the body and in X-Thread-Id and X-Thread-Key"
+		}
+		req.ThreadID, req.ThreadKey = id, key
 	}
 	switch {
 	case (req.ThreadID == "") != (req.ThreadKey == ""):
-		return nil, http.StatusBadRequest, "threadId and threadKey go together"
+		return nil, 0, http.StatusBadRequest, "threadId and threadKey go together"
 	case req.ThreadID != "" && (!plainToken(req.ThreadID) || !plainToken(req.ThreadKey)):
-		return nil, http.StatusBadRequest, "threadId or threadKey is not a thread's"
+		return nil, 0, http.StatusBadRequest, "threadId or threadKey is not a thread's"
 	}
 	body.ThreadID, body.ThreadKey = req.ThreadID, req.ThreadKey
 	if size := req.RetrievalPageSize; size != nil {
@@ -157,13 +223,13 @@ func rebuildMessage(raw []byte) (*messageBody, int, string) {
 	}
 	for i, c := range req.Context { // at most maxProxyContext: see proxyContext
 		if c.Type != "code" && c.Type != "textSelection" {
-			return nil, http.StatusBadRequest, fmt.Sprintf("context %d: the type must be code or textSelection", i)
+			return nil, 0, http.StatusBadRequest, fmt.Sprintf("context %d: the type must be code or textSelection", i)
 		}
 		body.Context = append(body.Context, c)
 	}
 	body.CurrentPath = cutRunes(req.CurrentPath, maxCurrentPathRunes)
 	body.Filter = filterOf(docFilter{Version: req.Filter.Version, Language: req.Filter.Language})
-	return body, 0, ""
+	return body, conv.leftOut, 0, ""
 }
 
 func wireText(m messageWire) string {
