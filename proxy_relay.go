@@ -58,6 +58,10 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 		arm = func() { _ = rc.SetWriteDeadline(time.Now().Add(p.frameTimeout)) }
 		disarm = func() { _ = rc.SetWriteDeadline(time.Time{}) }
 	}
+	// events is read below; a frame is flushed at once unless the next
+	// is already in hand (upstream sent several together), so that a
+	// burst goes out in one write and no frame ever waits for another.
+	var events *sse.Reader
 	send := func(frame []byte) bool {
 		arm()
 		defer disarm()
@@ -66,13 +70,13 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 				return false
 			}
 		}
-		return flush()
+		return events != nil && events.Buffered() || flush()
 	}
 	w.WriteHeader(http.StatusOK)
 	if !send(nil) {
 		return
 	}
-	events := sse.NewReader(resp.Body, maxStreamFrame)
+	events = sse.NewReader(resp.Body, maxStreamFrame)
 	text := newProxyText(p.client.c.cred().key)
 	var c proxyChunk
 	var out []byte
