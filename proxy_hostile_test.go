@@ -147,11 +147,10 @@ func TestProxyLetsGoOfABrowserThatStopsReading(t *testing.T) {
 	assert.Equal(t, sse(`{"type":"text-delta","id":"t","delta":"Hello"}`, `{"type":"finish"}`, `[DONE]`), string(body))
 }
 
-// A body of empty objects decoded whole cost its Go values, 15 to 28 MB
-// of allocation for 256 KiB (87,000 messages, parts or context items),
-// before any count was checked and before any rate limit: the arrays are
-// read item by item, and only what is forwarded is kept, so a body up to
-// the 1 MiB bound costs a few times its size.
+// A body's arrays are read item by item, and only what is forwarded is
+// kept: a body of empty objects up to the 1 MiB bound (350,000 messages,
+// parts or context items, each a Go value if decoded whole) costs a few
+// times its size, before any rate limit counts it.
 func TestProxyBodiesOfEmptyObjectsCostLittle(t *testing.T) {
 	a, got := assistantServer(t, streaming(wholeAnswer))
 	p, err := mintlify.NewAssistantProxy(a, mintlify.WithProxyRateLimit(0, 0))
