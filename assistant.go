@@ -287,7 +287,7 @@ func (a *AssistantClient) Message(ctx context.Context, p MessageParams) (*Messag
 	if err != nil {
 		return nil, a.c.redact(err)
 	}
-	resp, err := a.openMessage(ctx, body)
+	resp, err := a.openMessage(ctx, body, false)
 	if err != nil {
 		return nil, err
 	}
@@ -316,11 +316,13 @@ func (a *AssistantClient) Ask(ctx context.Context, question string) (*Answer, er
 
 // openMessage sends a message body and hands back the answer with its
 // body open: the caller reads and closes it. Message and the proxy share
-// it, so both spend credits under the same rule.
-func (a *AssistantClient) openMessage(ctx context.Context, body []byte) (*http.Response, error) {
+// it, so both spend credits under the same rule. With refusalsBack, a 429
+// is the caller's at once (an *APIError with its RetryAfter), not waited
+// out: the proxy's browser waits, not the proxy.
+func (a *AssistantClient) openMessage(ctx context.Context, body []byte, refusalsBack bool) (*http.Response, error) {
 	var resp *http.Response
 	r := request{method: http.MethodPost, path: assistantPathMessage + a.domainSeg + "/message", body: body,
-		stream: func(answer *http.Response) { resp = answer }}
+		stream: func(answer *http.Response) { resp = answer }, refusalsBack: refusalsBack}
 	if _, err := a.c.do(ctx, r, nil); err != nil {
 		return nil, err
 	}

@@ -16,12 +16,18 @@ package mintlify_test
 //   - BenchmarkProxyLargeAnswer: a 64 MiB answer of 16 KiB frames relayed
 //     to a client that discards it, with the peak heap sampled while it
 //     flows: the proxy holds a frame at a time, never the answer.
+//   - BenchmarkProxyVsForwarding: 20 questions at once to the mock, each
+//     read whole, through the proxy (every check, every frame parsed and
+//     written anew) and through a route that only posts upstream and
+//     copies the body back (the embedding the vendor recommends, with no
+//     checks); the median question's time, and the proxy's peak heap.
 //
 // Run: go test -run '^$' -bench 'AssistantFirstChunk|ProxyChunkLatency' -benchtime 2000x .
-// and  go test -run '^$' -bench ProxyLargeAnswer -benchtime 5x .
+// and  go test -run '^$' -bench 'ProxyLargeAnswer|ProxyVsForwarding' -benchtime 5x .
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -32,6 +38,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -304,5 +311,104 @@ func TestProxyRelaysALargeAnswerInBoundedMemory(t *testing.T) { // not parallel:
 	}
 	if peak > 16<<20 {
 		t.Errorf("the heap rose by %.1f MiB while relaying 64 MiB: the proxy holds more than a frame", float64(peak)/(1<<20))
+	}
+}
+
+// forwarder is the route the vendor recommends: it posts the browser's
+// body upstream with the key and copies the answer back as it comes,
+// with no check of either.
+func forwarder(upstream, key string) http.HandlerFunc {
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 32}}
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, upstream, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := hc.Do(req)
+		if err != nil {
+			http.Error(w, "upstream", http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
+		w.WriteHeader(resp.StatusCode)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := resp.Body.Read(buf)
+			if n > 0 {
+				_, _ = w.Write(buf[:n])
+				w.(http.Flusher).Flush()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+func BenchmarkProxyVsForwarding(b *testing.B) {
+	const together = 20
+	srv := mockserver.Start(b, mockserver.WithoutRateLimits())
+	proxy, err := mintlify.NewAssistantProxy(mockAssistant(b, srv, mintlify.WithMaxRetries(0)), mintlify.WithProxyRateLimit(0, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	routes := map[string]http.Handler{
+		"forward": forwarder(srv.URL()+"/discovery/v2/assistant/"+srv.Domain()+"/message", srv.AssistantKey()),
+		"proxy":   proxy,
+	}
+	// The forwarder sends the body as it is: the mock wants an fp, which
+	// the proxy adds itself.
+	question := benchQuestion[:len(benchQuestion)-1] + `,"fp":"anonymous"}`
+	for _, name := range []string{"forward", "proxy"} {
+		b.Run(name, func(b *testing.B) {
+			front := httptest.NewServer(routes[name])
+			defer front.Close()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: together}}
+			defer client.CloseIdleConnections()
+			ask := func() time.Duration {
+				start := time.Now()
+				req, _ := http.NewRequest(http.MethodPost, front.URL, strings.NewReader(question))
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Error(err)
+					return 0
+				}
+				n, _ := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK || n < 1000 {
+					b.Errorf("%d, %d bytes", resp.StatusCode, n)
+				}
+				return time.Since(start)
+			}
+			var mu sync.Mutex
+			var ds []time.Duration
+			round := func() {
+				var wg sync.WaitGroup
+				for range together {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						d := ask()
+						mu.Lock()
+						ds = append(ds, d)
+						mu.Unlock()
+					}()
+				}
+				wg.Wait()
+			}
+			round() // warm the connections
+			ds = ds[:0]
+			b.ResetTimer()
+			peak := peakHeap(b, func() {
+				for range b.N {
+					round()
+				}
+			})
+			b.StopTimer()
+			b.ReportMetric(float64(medianOf(ds).Microseconds()), "µs/question-median")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		})
 	}
 }

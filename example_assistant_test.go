@@ -215,6 +215,59 @@ func (m *memoryCounters) Incr(_ context.Context, key string) (int64, error) {
 
 func (m *memoryCounters) Expire(context.Context, string, time.Duration) error { return nil }
 
+// A docs site on another origin whose pages send their session (a cookie,
+// or their own Authorization header) and carry the thread in headers, as
+// useChat's transport does with headers: the thread's ID and key come
+// from the first answer's X-Thread-Id and X-Thread-Key.
+func ExampleWithProxyCredentials() {
+	a, done := assistantOnMock()
+	defer done()
+
+	proxy, err := mintlify.NewAssistantProxy(a,
+		mintlify.WithAllowedOrigins("https://docs.example.com"),
+		mintlify.WithProxyCredentials(),
+		mintlify.WithProxyIdentity(func(r *http.Request) (mintlify.ProxyIdentity, error) {
+			c, err := r.Cookie("session") // your session store decides
+			if err != nil {
+				return mintlify.ProxyIdentity{}, err
+			}
+			return mintlify.ProxyIdentity{FP: c.Value, RateKey: c.Value}, nil
+		}),
+	)
+	if err != nil {
+		panic(err)
+	}
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+
+	ask := func(question string, thread ...string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(
+			`{"messages":[{"id":"m1","role":"user","parts":[{"type":"text","text":"`+question+`"}]}]}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "https://docs.example.com")
+		req.AddCookie(&http.Cookie{Name: "session", Value: "user-42"})
+		if len(thread) == 2 {
+			req.Header.Set("X-Thread-Id", thread[0])
+			req.Header.Set("X-Thread-Key", thread[1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			panic(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	first := ask("What are the rate limits?")
+	fmt.Println(first.StatusCode, first.Header.Get("Access-Control-Allow-Credentials"))
+	id, key := first.Header.Get("X-Thread-Id"), first.Header.Get("X-Thread-Key")
+	next := ask("And for the Index API?", id, key)
+	fmt.Println(next.StatusCode, next.Header.Get("X-Thread-Id") == id)
+	// Output:
+	// 200 true
+	// 200 true
+}
+
 // A limit shared by every replica of a backend: the proxy's limiter backed
 // by a counter store. With Redis, use the module
 // github.com/docsagent/mintlify-go/redislimit instead: its

@@ -7,13 +7,11 @@ package mintlify
 // path, and its answer streamed back frame by frame.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"mime"
 	"net"
@@ -25,13 +23,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/docsagent/mintlify-go/internal/redact"
+	"github.com/docsagent/mintlify-go/internal/punycode"
 )
 
 // What a browser may send through the proxy, and what the proxy sends on.
 const (
-	maxProxyBody          = 256 << 10 // a request body; more is 413
-	maxProxyMessages      = 50        // messages of a conversation
+	maxProxyBody          = 1 << 20   // a request body; more is 413
+	maxProxyMessages      = 50        // messages forwarded: the most recent (the API takes 50)
+	maxProxyText          = 256 << 10 // bytes of text forwarded, the most recent messages'
 	maxProxyPartText      = 32 << 10  // the text of one part; more is 413
 	maxProxyContext       = 10        // context items forwarded; the rest are dropped
 	maxProxyPageSize      = 10        // retrievalPageSize is clamped to 1..10
@@ -40,9 +39,10 @@ const (
 	defaultProxyRatePer   = time.Minute
 	maxProxyLimiterKeys   = 100_000 // clients the in-process limiter tracks at once
 	proxyPreflightMaxAge  = "600"
-	proxyExposedHeaders   = "X-Thread-Id, X-Thread-Key"
+	proxyExposedHeaders   = "X-Thread-Id, X-Thread-Key, X-Conversation-Trimmed"
 	proxyAllowedMethods   = "POST"
-	proxyAllowedHeaders   = "Content-Type"
+	proxyAllowedHeaders   = "Content-Type, X-Thread-Id, X-Thread-Key"
+	proxyCredentialHeader = "Authorization" // allowed too with WithProxyCredentials
 	proxyAllowHeaderValue = "POST, OPTIONS"
 
 	// When the server sets no ReadTimeout (a streaming backend often sets
@@ -83,36 +83,48 @@ var proxyRelayedHeaders = []string{
 //     request's Host) is 403. A request without Origin (same-origin GETs,
 //     server-side callers) passes.
 //   - Media type: application/json, else 415.
-//   - Size: at most 256 KiB of body, else 413.
-//   - Body: 1 to 50 messages, roles user and assistant only (a browser
-//     sets no system prompt), the last the user's with some text, at most
-//     32 KiB of text in a part (413), a thread's ID and key together; else
-//     400.
+//   - Size: at most 1 MiB of body, else 413.
+//   - Body: at least one message, roles user and assistant only (a
+//     browser sets no system prompt), the last the user's with some text
+//     (at most 32 KiB in a part and 256 KiB in all, else 413), a thread's
+//     ID and key together; else 400.
 //   - Identity ([WithProxyIdentity]): its error is 401.
 //   - Limit ([WithProxyRateLimit], [WithProxyLimiter]): 20 requests a
 //     minute per client by default, then 429 with Retry-After. Only
 //     requests that passed every check above count.
 //
 // The upstream body is rebuilt from an allowlist: the messages' text parts
-// (other parts, which a chat client sends back from earlier answers, are
-// dropped), threadId and threadKey, retrievalPageSize clamped to 1..10,
-// at most 10 context items, currentPath cut to 200 characters, and the
-// filter's version and language. fp and the filter's groups come from the
-// identity only: a browser naming its own groups would unlock the pages
-// they protect. Upstream gets the client's key, Content-Type, Accept and
-// User-Agent, never the browser's cookies, Authorization or forwarded-for
-// headers.
+// (other parts, which a chat client sends back from earlier answers, such
+// as their search results, are dropped), threadId and threadKey (from the
+// body, or the X-Thread-Id and X-Thread-Key request headers, which a chat
+// transport's headers set), retrievalPageSize clamped to 1..10, at most 10
+// context items, currentPath cut to 200 characters, and the filter's
+// version and language. A chat client sends the whole conversation with
+// each question: when more than 50 messages or 256 KiB of text remain,
+// the proxy forwards the most recent messages that fit (the question
+// always) and answers the number it left out in the
+// X-Conversation-Trimmed header; a long chat is never refused for its
+// length. fp and the filter's groups come from the identity only: a
+// browser naming its own groups would unlock the pages they protect.
+// Upstream gets the client's key, Content-Type, Accept and User-Agent,
+// never the browser's cookies, Authorization or forwarded-for headers.
 //
-// The answer is streamed back as it arrives, one frame at a time (the
-// proxy never holds more than one, and of a text part's last delta at
-// most a tail shorter than the key, until the next shows it is not the
-// key's start), with its Content-Type, Cache-Control,
+// The answer is streamed back as it arrives, event by event, read as the
+// browser's chat client reads an event stream and each chunk written anew
+// as the proxy parsed it, with the members every AI SDK release from
+// 5.0.216 on accepts (the vendor's threadId on the finish chunk fails
+// 5.0.x's strict schemas; the browser has the thread from the
+// X-Thread-Id header). An event that is not a chunk ends the answer with
+// an AI SDK error chunk, as does an answer that breaks off before its
+// end. The proxy holds one event at a time, and of a text part's last
+// delta at most a tail shorter than the key, until the next shows it is
+// not the key's start. The answer keeps its Content-Type, Cache-Control,
 // the AI SDK protocol headers and X-Thread-Id / X-Thread-Key, never
 // Set-Cookie. Upstream's failures reveal nothing of its text: a 401, 403
 // or 5xx is 502, a 400 is 400, a 404 (an unknown thread, or a wrong key)
-// is 404, a 429 is 429 with its Retry-After, a network failure is 502. An
-// answer that breaks off after it began ends with an AI SDK error chunk.
-// A browser that goes away cancels the upstream request.
+// is 404, a 429 is 429 with its Retry-After at once (the proxy waits
+// nothing out: the browser does), a network failure is 502. A browser
+// that goes away cancels the upstream request.
 //
 // Slow clients are bounded even on a server without ReadTimeout or
 // WriteTimeout (a streaming backend often sets neither, as a fixed
@@ -122,16 +134,19 @@ var proxyRelayedHeaders = []string{
 // A server's own ReadTimeout or WriteTimeout, when set, is left to act.
 //
 // Upstream calls go through the AssistantClient's request path: its key,
-// its retries (a message is never sent twice: it spends credits), its
+// its rule that a message is never sent twice (it spends credits), its
 // redaction (no copy of the key reaches the browser, even one upstream
-// echoes, split across text-delta chunks or not) and its observers. The
-// proxy holds no state of its own beyond the in-process limiter, which
-// [WithProxyLimiter] replaces with a shared one.
+// echoes, split across a text part's deltas or not) and its observers.
+// The proxy holds no state of its own beyond the in-process limiter,
+// which [WithProxyLimiter] replaces with a shared one.
 type AssistantProxy struct {
 	client   *AssistantClient
 	origins  map[string]bool // allowed origins, normalized; nil: the request's own host
 	identity func(*http.Request) (ProxyIdentity, error)
 	limiter  ProxyLimiter // nil: no limit
+	// credentials lets allowed cross-origin pages send cookies and
+	// Authorization (WithProxyCredentials).
+	credentials bool
 
 	bodyTimeout, frameTimeout time.Duration // proxyBodyTimeout, proxyFrameTimeout; tests shorten them
 }
@@ -161,6 +176,7 @@ type proxyConfig struct {
 	ratePer     time.Duration
 	limiter     ProxyLimiter
 	limiterSet  bool
+	credentials bool
 	optionError error
 }
 
@@ -170,7 +186,9 @@ type proxyConfig struct {
 // The list replaces the default, the origin whose host is the request's
 // Host: name your own site too if its pages call the proxy. "*" is
 // refused: any web page could then spend your credits through your
-// visitors' browsers.
+// visitors' browsers. A host name given in Unicode
+// ("https://bücher.example") is compared in its punycode form, the one
+// browsers send ("https://xn--bcher-kva.example").
 //
 // Name them whenever the network is the proxy's only gate (an intranet,
 // a VPN, no [WithProxyIdentity]): the default trusts the Host a request
@@ -179,6 +197,18 @@ type proxyConfig struct {
 // visitor's browser, and pass the default check.
 func WithAllowedOrigins(origins ...string) ProxyOption {
 	return func(c *proxyConfig) { c.origins, c.originsSet = append(c.origins, origins...), true }
+}
+
+// WithProxyCredentials lets pages of the allowed origins (see
+// [WithAllowedOrigins]) send their session with each message: their
+// cookies, and an Authorization header of their own, for
+// [WithProxyIdentity] to read. The proxy answers such a page's preflight
+// and requests with Access-Control-Allow-Credentials: true, and allows
+// Authorization in the preflight. Without it, a browser sends another
+// origin's request without cookies and refuses to send it with
+// Authorization. The page's cookies and Authorization never go upstream.
+func WithProxyCredentials() ProxyOption {
+	return func(c *proxyConfig) { c.credentials = true }
 }
 
 // WithProxyIdentity sets how the proxy learns who a request speaks for:
@@ -246,7 +276,7 @@ func NewAssistantProxy(c *AssistantClient, opts ...ProxyOption) (*AssistantProxy
 	if cfg.optionError != nil {
 		return nil, cfg.optionError
 	}
-	p := &AssistantProxy{client: c, identity: cfg.identity, limiter: cfg.limiter,
+	p := &AssistantProxy{client: c, identity: cfg.identity, limiter: cfg.limiter, credentials: cfg.credentials,
 		bodyTimeout: proxyBodyTimeout, frameTimeout: proxyFrameTimeout}
 	if cfg.originsSet {
 		p.origins = make(map[string]bool, len(cfg.origins))
@@ -291,6 +321,9 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Set("Access-Control-Expose-Headers", proxyExposedHeaders)
+		if p.credentials {
+			h.Set("Access-Control-Allow-Credentials", "true")
+		}
 		h.Add("Vary", "Origin")
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
@@ -298,10 +331,15 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > maxProxyBody {
-		proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d KiB", maxProxyBody>>10))
+		proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d MiB", maxProxyBody>>20))
 		return
 	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxProxyBody))
+	// Read into one buffer of the announced size (and the room a last
+	// read wants): growing one by doubling would allocate three times a
+	// large body.
+	in := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
+	_, err := in.ReadFrom(http.MaxBytesReader(w, r.Body, maxProxyBody))
+	raw := in.Bytes()
 	if err != nil {
 		// Closed, the rest is not drained before the answer: the
 		// connection closes after it.
@@ -309,7 +347,7 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var tooLarge *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooLarge):
-			proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d KiB", maxProxyBody>>10))
+			proxyFail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d MiB", maxProxyBody>>20))
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			proxyFail(w, http.StatusRequestTimeout, "the request body did not arrive in time")
 		default:
@@ -318,7 +356,7 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	liftDeadline()
-	body, status, msg := rebuildMessage(raw)
+	body, leftOut, status, msg := rebuildMessage(raw, r.Header)
 	if status != 0 {
 		proxyFail(w, status, msg)
 		return
@@ -361,7 +399,10 @@ func (p *AssistantProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		proxyFail(w, http.StatusInternalServerError, "the request could not be encoded")
 		return
 	}
-	resp, err := p.client.openMessage(r.Context(), upstream)
+	if leftOut > 0 {
+		w.Header().Set("X-Conversation-Trimmed", strconv.Itoa(leftOut))
+	}
+	resp, err := p.client.openMessage(r.Context(), upstream, true)
 	if err != nil {
 		p.upstreamFailed(w, r, err)
 		return
@@ -402,6 +443,10 @@ func (p *AssistantProxy) preflight(w http.ResponseWriter, r *http.Request, origi
 	h.Set("Access-Control-Allow-Origin", origin)
 	h.Set("Access-Control-Allow-Methods", proxyAllowedMethods)
 	h.Set("Access-Control-Allow-Headers", proxyAllowedHeaders)
+	if p.credentials {
+		h.Set("Access-Control-Allow-Headers", proxyAllowedHeaders+", "+proxyCredentialHeader)
+		h.Set("Access-Control-Allow-Credentials", "true")
+	}
 	h.Set("Access-Control-Max-Age", proxyPreflightMaxAge)
 	h.Add("Vary", "Origin")
 	w.WriteHeader(http.StatusNoContent)
@@ -422,16 +467,28 @@ func (p *AssistantProxy) allowed(origin, host string) bool {
 }
 
 // normalOrigin is an origin as browsers compare them: scheme and host in
-// lower case, without the scheme's default port. ok is false for anything
-// that is not an http(s) scheme://host[:port].
+// lower case, without the scheme's default port, a host name given in
+// Unicode in its punycode form ("xn--", as browsers send it). ok is false
+// for anything that is not an http(s) scheme://host[:port].
 func normalOrigin(origin string) (string, bool) {
 	u, err := url.Parse(origin)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
 		return "", false
 	}
+	host, name := u.Host, strings.ToLower(u.Hostname())
+	ascii, err := punycode.ToASCII(name)
+	if err != nil {
+		return "", false
+	}
+	if ascii != name {
+		host = ascii
+		if port := u.Port(); port != "" {
+			host += ":" + port
+		}
+	}
 	scheme := strings.ToLower(u.Scheme)
-	return scheme + "://" + normalHost(scheme, u.Host), true
+	return scheme + "://" + normalHost(scheme, host), true
 }
 
 // normalHost lower-cases host and drops scheme's default port.
@@ -444,201 +501,6 @@ func normalHost(scheme, host string) string {
 		return strings.TrimSuffix(host, ":80")
 	}
 	return host
-}
-
-// proxyRequest is what the proxy reads of a browser's body: the members
-// of the allowlist. Everything else (fp, filter.groups, unknown members)
-// is never read, so it cannot reach upstream.
-//
-// Its arrays decode item by item within their bounds: a decoded item
-// costs its Go value whatever its bytes, so 256 KiB of {} (87,000 empty
-// messages, parts or context items) once cost 15 to 28 MB of allocation
-// per request, before any limit counted it.
-type proxyRequest struct {
-	Messages          list[proxyMessage, proxyMessagesMax] `json:"messages"`
-	ThreadID          string                               `json:"threadId"`
-	ThreadKey         string                               `json:"threadKey"`
-	RetrievalPageSize *float64                             `json:"retrievalPageSize"`
-	Context           proxyContext                         `json:"context"`
-	CurrentPath       string                               `json:"currentPath"`
-	Filter            struct {
-		Version  string `json:"version"`
-		Language string `json:"language"`
-	} `json:"filter"`
-}
-
-type proxyMessage struct {
-	ID    string     `json:"id"`
-	Role  string     `json:"role"`
-	Parts proxyParts `json:"parts"`
-}
-
-type proxyPart struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
-// proxyMessagesMax bounds a conversation (a bounded list, json.go): the
-// message after maxProxyMessages is refused before it is decoded.
-type proxyMessagesMax struct{}
-
-func (proxyMessagesMax) max() (int, string) { return maxProxyMessages, "messages" }
-
-// proxyParts keeps a message's text parts only: the others (tool calls,
-// sources, reasoning of earlier answers) are decoded one at a time and
-// dropped.
-type proxyParts []proxyPart
-
-func (p *proxyParts) UnmarshalJSON(data []byte) error {
-	*p = nil
-	var part proxyPart // one for all: each a fresh one cost an allocation per dropped part
-	return eachItem(data, func(dec *json.Decoder, _ int) error {
-		part = proxyPart{}
-		if err := dec.Decode(&part); err != nil {
-			return err
-		}
-		if part.Type == "text" {
-			*p = append(*p, part)
-		}
-		return nil
-	})
-}
-
-// proxyContext keeps the first maxProxyContext items; the rest must be
-// objects, and are not kept.
-type proxyContext []contextWire
-
-func (c *proxyContext) UnmarshalJSON(data []byte) error {
-	*c = nil
-	return eachItem(data, func(dec *json.Decoder, i int) error {
-		if i >= maxProxyContext {
-			var skip struct{}
-			return dec.Decode(&skip)
-		}
-		*c = append(*c, contextWire{})
-		return dec.Decode(&(*c)[i])
-	})
-}
-
-// eachItem calls item with a decoder at each element of the JSON array
-// data in turn (null holds none).
-func eachItem(data []byte, item func(dec *json.Decoder, i int) error) error {
-	if string(data) == "null" {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-		return errors.New("not an array")
-	}
-	for i := 0; dec.More(); i++ {
-		if err := item(dec, i); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// rebuildMessage reads a browser's body and builds the upstream one from
-// the allowlist, without fp and groups (the identity's). A refusal is a
-// status and a message in the proxy's words.
-func rebuildMessage(raw []byte) (*messageBody, int, string) {
-	var req proxyRequest
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&req); err != nil {
-		if tooMany := (*tooManyError)(nil); errors.As(err, &tooMany) {
-			return nil, http.StatusBadRequest, fmt.Sprintf("the conversation holds more than %d messages", maxProxyMessages)
-		}
-		return nil, http.StatusBadRequest, "the request is not the JSON of a chat request"
-	}
-	if _, err := dec.Token(); err != io.EOF { // More would pass a stray } or ]
-		return nil, http.StatusBadRequest, "the request holds more than one JSON value"
-	}
-	if len(req.Messages) == 0 {
-		return nil, http.StatusBadRequest, "the request holds no message"
-	}
-	body := &messageBody{Messages: make([]messageWire, len(req.Messages))}
-	for i, m := range req.Messages {
-		if m.Role != "user" && m.Role != "assistant" {
-			return nil, http.StatusBadRequest, fmt.Sprintf("message %d: the role must be user or assistant", i)
-		}
-		out := messageWire{ID: m.ID, Role: m.Role, Parts: []partWire{}}
-		if !plainToken(m.ID) {
-			out.ID = newMessageID()
-		}
-		for _, part := range m.Parts { // text parts only: see proxyParts
-			if len(part.Text) > maxProxyPartText {
-				return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("message %d: a text part is larger than %d KiB", i, maxProxyPartText>>10)
-			}
-			out.Parts = append(out.Parts, partWire{Type: "text", Text: part.Text})
-		}
-		body.Messages[i] = out
-	}
-	last := body.Messages[len(body.Messages)-1]
-	if last.Role != "user" || strings.TrimSpace(wireText(last)) == "" {
-		return nil, http.StatusBadRequest, "the last message must be the user's, with some text"
-	}
-	switch {
-	case (req.ThreadID == "") != (req.ThreadKey == ""):
-		return nil, http.StatusBadRequest, "threadId and threadKey go together"
-	case req.ThreadID != "" && (!plainToken(req.ThreadID) || !plainToken(req.ThreadKey)):
-		return nil, http.StatusBadRequest, "threadId or threadKey is not a thread's"
-	}
-	body.ThreadID, body.ThreadKey = req.ThreadID, req.ThreadKey
-	if size := req.RetrievalPageSize; size != nil {
-		body.RetrievalPageSize = int(math.Min(math.Max(*size, 1), maxProxyPageSize))
-	}
-	for i, c := range req.Context { // at most maxProxyContext: see proxyContext
-		if c.Type != "code" && c.Type != "textSelection" {
-			return nil, http.StatusBadRequest, fmt.Sprintf("context %d: the type must be code or textSelection", i)
-		}
-		body.Context = append(body.Context, c)
-	}
-	body.CurrentPath = cutRunes(req.CurrentPath, maxCurrentPathRunes)
-	body.Filter = filterOf(docFilter{Version: req.Filter.Version, Language: req.Filter.Language})
-	return body, 0, ""
-}
-
-func wireText(m messageWire) string {
-	var b strings.Builder
-	for _, p := range m.Parts {
-		b.WriteString(p.Text)
-	}
-	return b.String()
-}
-
-// plainToken reports an ID fit to forward: 1 to 256 bytes of printable
-// ASCII without spaces.
-func plainToken(s string) bool {
-	if s == "" || len(s) > maxProxyID {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] <= ' ' || s[i] >= 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// cutRunes keeps the first n characters of s.
-func cutRunes(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
-}
-
-func nonEmpty(list []string) []string {
-	var out []string
-	for _, s := range list {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // upstreamFailed answers a failed upstream call in the proxy's own words:
@@ -666,224 +528,6 @@ func (p *AssistantProxy) upstreamFailed(w http.ResponseWriter, r *http.Request, 
 	default:
 		proxyFail(w, http.StatusBadRequest, "the assistant refused the request")
 	}
-}
-
-// relay streams the answer to the browser frame by frame, flushing each
-// as it arrives: one frame is held at a time, whatever the answer's size,
-// and of a text part at most a tail that could start a copy of the key
-// (proxyText).
-func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *http.Response) {
-	defer resp.Body.Close()
-	h := w.Header()
-	for _, name := range proxyRelayedHeaders {
-		if v := resp.Header.Get(name); v != "" {
-			h.Set(name, p.client.scrub(v))
-		}
-	}
-	if h.Get("Content-Type") == "" {
-		h.Set("Content-Type", "text/event-stream")
-	}
-	h.Set("X-Accel-Buffering", "no") // a reverse proxy in front must not hold the answer back
-	rc := http.NewResponseController(w)
-	flush := func() bool {
-		err := rc.Flush()
-		return err == nil || errors.Is(err, http.ErrNotSupported) // a writer that cannot flush still gets it all
-	}
-	// A browser that stops reading would block a write, and hold upstream's
-	// answer open, for as long as the connection lives. On a server
-	// without a WriteTimeout (which would cut any long answer), each write
-	// gets p.frameTimeout to reach it; the deadline is lifted after each
-	// (waiting for upstream's next frame is no stall, and under HTTP/2 a
-	// deadline that passes resets the stream even between writes).
-	arm, disarm := func() {}, func() {}
-	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
-	if (srv == nil || srv.WriteTimeout <= 0) && p.frameTimeout > 0 && rc.SetWriteDeadline(time.Time{}) == nil {
-		arm = func() { _ = rc.SetWriteDeadline(time.Now().Add(p.frameTimeout)) }
-		disarm = func() { _ = rc.SetWriteDeadline(time.Time{}) }
-	}
-	send := func(frame []byte) bool {
-		arm()
-		defer disarm()
-		if frame != nil {
-			if _, err := w.Write(frame); err != nil {
-				return false
-			}
-		}
-		return flush()
-	}
-	w.WriteHeader(http.StatusOK)
-	if !send(nil) {
-		return
-	}
-	frames := streamFrames{r: bufio.NewReaderSize(resp.Body, streamReadBuffer), max: maxStreamFrame}
-	text := newProxyText(p.client.c.cred().key)
-	var out []byte
-	emit := func(frame string) bool {
-		out = appendFrame(out[:0], p.client.scrub(frame))
-		return send(out)
-	}
-	for {
-		data, err := frames.next()
-		if err != nil {
-			if r.Context().Err() == nil {
-				// Cut, or a frame too large: the browser's chat client shows
-				// an error rather than a partial answer as a whole one.
-				send([]byte(proxyBrokenFrame))
-			}
-			return
-		}
-		if !text.frames(data, emit) {
-			return
-		}
-		if string(data) == "[DONE]" {
-			return
-		}
-		if cap(out) > 2*streamReadBuffer {
-			out = nil // a big frame's buffer is not kept
-		}
-	}
-}
-
-// proxyText keeps a key upstream echoes out of the answer's text as the
-// browser puts it together: a model writes a few characters a chunk, so
-// the key may come split across text-delta chunks, where no one chunk's
-// scrubbing sees it. A part's text goes through a redact.Writer, which
-// holds back a tail that could start a copy of the key, in any form the
-// scrubber knows, until the next delta tells; what it holds is sent as a
-// delta of its own when the part ends: its text-end, a delta of another
-// part, or the end of the answer.
-type proxyText struct {
-	w   *redact.Writer // writes the part's text, scrubbed, to out
-	out bytes.Buffer
-	id  string // the part whose text w holds a tail of
-}
-
-func newProxyText(key string) *proxyText {
-	t := &proxyText{}
-	t.w = redact.NewWriter(&t.out, key)
-	return t
-}
-
-// frames calls emit with each frame to send for the frame data: data
-// itself, or a text-delta whose delta is what the Writer lets through;
-// after the tail of a part that this frame ends. It reports whether every
-// emit did.
-func (t *proxyText) frames(data []byte, emit func(string) bool) bool {
-	// With no tail held, only a text-delta needs reading, and one always
-	// spells "delta", unless in escapes.
-	if !t.w.Holding() && !bytes.Contains(data, []byte("delta")) && bytes.IndexByte(data, '\\') < 0 {
-		return emit(string(data))
-	}
-	c := readProxyChunk(data)
-	isDelta := c.typ == "text-delta" && c.deltaAt[1] > 0
-	switch {
-	case isDelta && c.id == t.id:
-	case isDelta, c.typ == "text-end" && c.id == t.id, c.typ == "finish", c.typ == "error", c.typ == "abort",
-		string(data) == "[DONE]":
-		if !t.flush(emit) {
-			return false
-		}
-	}
-	if !isDelta {
-		return emit(string(data))
-	}
-	t.id = c.id
-	_, _ = t.w.WriteString(c.delta) // writes to a bytes.Buffer: no error
-	defer t.out.Reset()
-	if string(t.out.Bytes()) == c.delta {
-		return emit(string(data)) // the common case: the chunk as it came
-	}
-	delta, _ := marshalWire(t.out.String())
-	return emit(string(data[:c.deltaAt[0]]) + string(delta) + string(data[c.deltaAt[1]:]))
-}
-
-// flush emits a delta of the tail held back, if any.
-func (t *proxyText) flush(emit func(string) bool) bool {
-	_ = t.w.Flush()
-	tail, id := t.out.String(), t.id
-	t.out.Reset()
-	t.id = ""
-	if tail == "" {
-		return true
-	}
-	b, _ := marshalWire(struct {
-		Type  string `json:"type"`
-		ID    string `json:"id"`
-		Delta string `json:"delta"`
-	}{"text-delta", id, tail})
-	return emit(string(b))
-}
-
-// proxyChunk is what proxyText reads of a chunk: its type, its id, and
-// its delta when a string, with where the delta's JSON value stands.
-type proxyChunk struct {
-	typ, id, delta string
-	deltaAt        [2]int // [0, 0]: no string delta
-}
-
-// readProxyChunk reads a chunk as the browser's JSON.parse does: members
-// by their exact names, the last of a repeated one. A frame that is not a
-// JSON object reads as no chunk.
-func readProxyChunk(data []byte) proxyChunk {
-	var c proxyChunk
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return proxyChunk{}
-	}
-	for dec.More() {
-		name, err := dec.Token()
-		if err != nil {
-			return proxyChunk{}
-		}
-		var into *string // the members read; the others are only checked
-		switch name {
-		case "type":
-			into = &c.typ
-		case "id":
-			into = &c.id
-		case "delta":
-			into = &c.delta
-		default:
-			if dec.Decode(&skipped{}) != nil {
-				return proxyChunk{}
-			}
-			continue
-		}
-		var raw json.RawMessage
-		if dec.Decode(&raw) != nil {
-			return proxyChunk{}
-		}
-		var s string
-		isString := raw[0] == '"' && json.Unmarshal(raw, &s) == nil
-		*into = s
-		if name == "delta" {
-			c.deltaAt = [2]int{}
-			if isString {
-				end := int(dec.InputOffset())
-				c.deltaAt = [2]int{end - len(raw), end}
-			}
-		}
-	}
-	return c
-}
-
-// proxyBrokenFrame ends an answer that broke off, in the AI SDK's words.
-const proxyBrokenFrame = "data: {\"type\":\"error\",\"errorText\":\"the answer broke off\"}\n\n"
-
-// appendFrame writes data as one server-sent event: a "data:" line per
-// line of it, then a blank line.
-func appendFrame(out []byte, data string) []byte {
-	out = append(out, "data: "...)
-	for {
-		line, rest, more := strings.Cut(data, "\n")
-		out = append(out, line...)
-		if !more {
-			break
-		}
-		out = append(out, "\ndata: "...)
-		data = rest
-	}
-	return append(out, "\n\n"...)
 }
 
 // proxyFail answers a refusal as the assistant API does, {"message"}, in

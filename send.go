@@ -62,6 +62,11 @@ type request struct {
 	// takes one from answerBuffers for the call. It also marks a poller's
 	// read (polling).
 	buf *answerBuffer
+	// refusalsBack hands a 429 of a call that may create something back
+	// to the caller at once, with its Retry-After, instead of waiting it
+	// out and trying again: the assistant proxy's browser does the
+	// waiting.
+	refusalsBack bool
 }
 
 // polling reports a poller's read: an answer with a Retry-After goes back
@@ -245,6 +250,8 @@ func (c *Client) url(r request) string {
 type call struct {
 	retry   *retryablehttp.Client
 	maxWait time.Duration // the longest wait slept on, Retry-After included
+	// refusalsBack: a 429 is not retried (request.refusalsBack).
+	refusalsBack bool
 
 	attempts atomic.Int32
 	sawConn  atomic.Bool // the transport reports connection events (httptrace)
@@ -253,7 +260,7 @@ type call struct {
 }
 
 func (c *Client) newCall(r *request) *call {
-	cl := &call{maxWait: c.retryWaitMax}
+	cl := &call{maxWait: c.retryWaitMax, refusalsBack: r.refusalsBack}
 	policy := c.readers[r.polling()].CheckRetry
 	if !r.retriedLikeGet() {
 		policy = cl.createPolicy
@@ -338,7 +345,7 @@ func (cl *call) createPolicy(ctx context.Context, resp *http.Response, err error
 	if refused {
 		cl.refused.Store(true) // settled: the server did not act on this attempt
 	}
-	return refused && !waitTooLong(resp, cl.maxWait), nil
+	return refused && !cl.refusalsBack && !waitTooLong(resp, cl.maxWait), nil
 }
 
 // retryableStatus lists the answers a GET may be retried on.

@@ -5,7 +5,6 @@ package mintlify
 // with the assistant client; this file knows only the body and its headers.
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -23,14 +22,15 @@ import (
 	"sync/atomic"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
+	"github.com/docsagent/mintlify-go/internal/sse"
 )
 
 // ErrStream reports an answer that broke off before its end: the stream
-// was cut before its closing [DONE] (a reset connection, a server that
-// stopped writing), sent [DONE] without a finish chunk, carried an error
-// chunk (the server's own report, quoted in the error), held a frame the
-// SDK cannot read, or more than an answer holds (those two also match
-// [ErrMalformedResponse]).
+// was cut before its finish chunk (a reset connection, a server that
+// stopped writing) or after it but before its end, sent [DONE] without a
+// finish chunk, carried an error chunk (the server's own report, quoted in
+// the error), held a frame the SDK cannot read, or more than an answer
+// holds (those two also match [ErrMalformedResponse]).
 //
 // The message had reached the server, which has spent its credits on it:
 // an ErrStream is never [ErrOutcomeUnknown], and sending the message again
@@ -54,9 +54,11 @@ const (
 	// bytes (map and slice overhead), so that a flood of tiny entries
 	// counts too.
 	streamEntryCost = 128
-	// streamReadBuffer is the read buffer: a frame shorter than it costs
-	// no allocation to find.
-	streamReadBuffer = 32 << 10
+	// maxStreamSearchResults bounds a search step's output: the search
+	// route answers at most 50 pages. A longer output is malformed, read
+	// no further than the bound: a million empty results would otherwise
+	// cost a Go value each.
+	maxStreamSearchResults = 100
 	// maxStreamErrorRunes bounds the server's text quoted in an error.
 	maxStreamErrorRunes = 500
 	// streamSearchTool is the tool whose outputs are search results, and
@@ -94,8 +96,9 @@ type MessageStream struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	mu           sync.Mutex // guards what follows: the accessors run on other goroutines
-	text         strings.Builder
+	mu           sync.Mutex         // guards what follows: the accessors run on other goroutines
+	parts        []*strings.Builder // the text parts, in the order they started
+	openPart     map[string]int     // a text part's ID -> its index in parts, until its text-end
 	sources      []streamSource
 	sourceAt     map[string]int  // Source.Path -> index in sources
 	searchCalls  map[string]bool // tool call IDs of search steps
@@ -104,6 +107,7 @@ type MessageStream struct {
 	finishThread string
 	threadKey    string
 	finishReason string
+	aborted      bool // an abort chunk came: FinishReason stays "abort"
 }
 
 // streamSource is a Source and where its URL and title came from: a
@@ -188,13 +192,20 @@ var (
 	errStreamReused = errors.New("mintlify: MessageStream.Events called twice: an answer is read once (its accessors keep what arrived)")
 )
 
-// Events yields the answer's chunks as the server sends them, up to its
-// closing [DONE] (chunks after the finish chunk too), then ends. It ends
-// with an error instead, after which it yields nothing more, when the
-// answer breaks off ([ErrStream]: cut, [DONE] without finish, an error
-// chunk, or a malformed frame, which also matches [ErrMalformedResponse]),
-// when the context ends (the context's error) or when Close is called
-// ([net.ErrClosed]). Stopping the loop early closes the stream.
+// Events yields the answer's chunks as the server sends them, to its end:
+// [DONE], or the end of the body after a finish or abort chunk (chunks
+// after the finish chunk are yielded too). It ends with an error instead,
+// after which it yields nothing more, when the answer breaks off
+// ([ErrStream]: cut before its finish chunk, or after it by a failed read,
+// [DONE] without finish, an error chunk, or a malformed frame, which also
+// matches [ErrMalformedResponse]), when the context ends (the context's
+// error) or when Close is called ([net.ErrClosed]). Stopping the loop
+// early closes the stream. An abort chunk (the server stopped the answer)
+// is an end without error: [MessageStream.FinishReason] says "abort".
+//
+// The stream is read as the AI SDK's chat client reads it: lines end at
+// CRLF, LF or a lone CR, a leading byte order mark is dropped, and an
+// event no empty line ended is dropped at the end of the body.
 //
 // A stream is read once: a second Events yields one error. A chunk of an
 // unknown type is yielded, never an error; a field of an unexpected type is
@@ -211,14 +222,17 @@ func (s *MessageStream) Events() iter.Seq2[StreamEvent, error] {
 			return
 		}
 		defer s.release()
-		frames := streamFrames{r: bufio.NewReaderSize(s.body, streamReadBuffer), max: s.maxFrame}
+		frames := sse.NewReader(s.body, s.maxFrame)
 		finished := false
 		for n := 1; ; n++ {
-			data, err := frames.next()
+			data, err := frames.Next()
 			if err == nil {
 				err = s.stopped() // frames already buffered do not outlive Close or the context
 			}
 			if err != nil {
+				if err == io.EOF && finished && s.stopped() == nil {
+					return // finish, then the end of the body: whole, as the AI SDK reads it
+				}
 				yield(StreamEvent{}, s.readError(err, n, finished))
 				return
 			}
@@ -241,9 +255,26 @@ func (s *MessageStream) Events() iter.Seq2[StreamEvent, error] {
 	}
 }
 
-// Text is the answer's text so far: every text-delta, in order.
+// Text is the answer's text so far: the text of each text part (its
+// text-deltas, in order), the parts in the order they started, joined by a
+// blank line, as a chat shows separate parts apart.
 func (s *MessageStream) Text() string {
-	return locked(s, func(s *MessageStream) string { return s.text.String() })
+	return locked(s, (*MessageStream).textOf)
+}
+
+// textOf is Text, for a caller that holds the lock.
+func (s *MessageStream) textOf() string {
+	var b strings.Builder
+	for _, p := range s.parts {
+		if p.Len() == 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
 }
 
 // Sources are the pages the answer drew on so far, each once, in the order
@@ -282,7 +313,8 @@ func (s *MessageStream) ThreadKey() string {
 }
 
 // FinishReason is the finish chunk's finishReason ("stop"; "length" for an
-// answer cut by the model's limit), "" before it has arrived.
+// answer cut by the model's limit), "abort" after an abort chunk (the
+// server stopped the answer), "" before either has arrived.
 func (s *MessageStream) FinishReason() string {
 	return locked(s, func(s *MessageStream) string { return s.finishReason })
 }
@@ -319,7 +351,7 @@ func (s *MessageStream) answer() (*Answer, error) {
 		}
 	}
 	return locked(s, func(s *MessageStream) *Answer {
-		return &Answer{Text: s.text.String(), Sources: s.sourceList(), ThreadID: s.threadID(), ThreadKey: s.threadKey, FinishReason: s.finishReason}
+		return &Answer{Text: s.textOf(), Sources: s.sourceList(), ThreadID: s.threadID(), ThreadKey: s.threadKey, FinishReason: s.finishReason}
 	}), nil
 }
 
@@ -356,12 +388,12 @@ func (s *MessageStream) readError(err error, n int, finished bool) error {
 	if stop := s.stopped(); stop != nil {
 		return stop
 	}
-	if err == errStreamFrameTooLarge {
+	if err == sse.ErrTooLarge {
 		return s.malformed("frame %d is larger than %d bytes", n, s.maxFrame)
 	}
 	where := "before its finish chunk"
 	if finished {
-		where = "after its finish chunk, before [DONE]"
+		where = "after its finish chunk"
 	}
 	if err == io.EOF {
 		return s.broken(nil, "cut %s", where)
@@ -373,6 +405,7 @@ func (s *MessageStream) readError(err error, n int, finished bool) error {
 // of another type leaves them empty or ignored.
 type streamChunk struct {
 	Type         string          `json:"type"`
+	ID           string          `json:"id"`           // text-*
 	Delta        string          `json:"delta"`        // text-delta, reasoning-delta
 	URL          string          `json:"url"`          // source-url
 	Title        string          `json:"title"`        // source-url
@@ -410,13 +443,22 @@ func (s *MessageStream) apply(data []byte, n int) (StreamEvent, bool, error) {
 		return StreamEvent{}, false, s.broken(nil, "the server reported an error (frame %d): %s", n, text)
 	}
 
+	var err error
 	s.mu.Lock()
 	switch c.Type {
+	case "text-start":
+		s.startPart(c.ID)
 	case "text-delta":
+		i, open := s.openPart[c.ID]
+		if !open {
+			i = s.startPart(c.ID) // a delta without its start: a part all the same
+		}
 		s.kept += len(c.Delta)
 		if s.kept <= s.maxKept {
-			s.text.WriteString(c.Delta)
+			s.parts[i].WriteString(c.Delta)
 		}
+	case "text-end":
+		delete(s.openPart, c.ID)
 	case "source-url":
 		s.addSource(c.URL, c.Title, true)
 	case "tool-input-start", "tool-input-available":
@@ -429,39 +471,83 @@ func (s *MessageStream) apply(data []byte, n int) (StreamEvent, bool, error) {
 		}
 	case "tool-output-available":
 		if s.searchCalls[c.ToolCallID] {
-			s.addResults(c.Output)
+			err = s.addResults(c.Output, n)
 		}
 	case "finish":
-		s.finishReason = c.FinishReason
+		if !s.aborted {
+			s.finishReason = c.FinishReason
+		}
 		if c.ThreadID != "" {
 			s.finishThread = c.ThreadID
 		}
+	case "abort":
+		s.finishReason, s.aborted = "abort", true
 	}
 	over := s.kept > s.maxKept
 	s.mu.Unlock()
-	if over {
+	switch {
+	case err != nil:
+		return StreamEvent{}, false, err
+	case over:
 		return StreamEvent{}, false, s.malformed("the answer holds more than %d bytes of text and sources (frame %d)", s.maxKept, n)
 	}
-	return StreamEvent{Type: c.Type, Delta: c.Delta, Raw: bytes.Clone(data)}, c.Type == "finish", nil
+	return StreamEvent{Type: c.Type, Delta: c.Delta, Raw: bytes.Clone(data)}, c.Type == "finish" || c.Type == "abort", nil
+}
+
+// startPart begins a text part of the given ID and returns its index.
+// s.mu is held.
+func (s *MessageStream) startPart(id string) int {
+	if s.openPart == nil {
+		s.openPart = make(map[string]int)
+	}
+	s.parts = append(s.parts, &strings.Builder{})
+	s.openPart[id] = len(s.parts) - 1
+	s.kept += len(id) + streamEntryCost
+	return len(s.parts) - 1
 }
 
 // addResults takes a search step's output, an array of search results, as
-// sources. Anything else is not a source and is left to Raw. s.mu is held.
-func (s *MessageStream) addResults(output json.RawMessage) {
-	var results []struct {
+// sources, one result at a time: at most maxStreamSearchResults, beyond
+// which the frame (the n-th) is malformed. Anything but an array is not a
+// source and is left to Raw; so is a result that is not an object of the
+// expected fields' types. s.mu is held.
+func (s *MessageStream) addResults(output json.RawMessage, n int) error {
+	if i := skipSpace(output, 0); i == len(output) || output[i] != '[' {
+		return nil
+	}
+	var r struct {
 		Path     string `json:"path"`
 		Metadata struct {
 			Title string `json:"title"`
 		} `json:"metadata"`
 	}
-	_ = json.Unmarshal(output, &results) // another shape: no results; a field of another type: absent
-	for _, r := range results {
-		if s.kept > s.maxKept {
-			return
+	err := eachItem(output, func(dec *json.Decoder, i int) error {
+		if i >= maxStreamSearchResults {
+			return errStreamTooManyResults
 		}
-		s.addSource(r.Path, r.Metadata.Title, false)
+		r.Path, r.Metadata.Title = "", ""
+		if err := dec.Decode(&r); err != nil {
+			if _, typ := err.(*json.UnmarshalTypeError); !typ {
+				return err
+			}
+			// A field of another type: read as absent, as the decoder
+			// has read past the result and kept the others.
+		}
+		if s.kept <= s.maxKept {
+			s.addSource(r.Path, r.Metadata.Title, false)
+		}
+		return nil
+	})
+	switch {
+	case err == errStreamTooManyResults:
+		return s.malformed("frame %d: a search step found more than %d pages", n, maxStreamSearchResults)
+	case err != nil:
+		return s.malformed("frame %d: a search step's output cannot be read", n)
 	}
+	return nil
 }
+
+var errStreamTooManyResults = errors.New("too many search results")
 
 // addSource records a page met in a source-url chunk (cited) or a search
 // result, merging it with an earlier one of the same path: a cited URL or
@@ -573,107 +659,4 @@ func (s *MessageStream) broken(cause error, format string, args ...any) error {
 // malformed is a frame the SDK cannot read, or more than it keeps.
 func (s *MessageStream) malformed(format string, args ...any) error {
 	return &streamError{msg: s.scrub(fmt.Sprintf(format, args...), false), is: []error{ErrStream, ErrMalformedResponse}}
-}
-
-var errStreamFrameTooLarge = errors.New("frame too large")
-
-// streamFrames splits a server-sent event stream into the data of its
-// frames, holding at most one frame (bounded by max) and a read buffer.
-// Lines end in LF or CRLF; a frame ends at a blank line; "data:" lines
-// join with "\n"; comments (":...") and other fields are skipped.
-type streamFrames struct {
-	r    *bufio.Reader
-	max  int
-	data []byte // the frame being read, reused
-	err  error  // the read error that ended the last line
-}
-
-// next returns the data of the next frame that has some, valid until the
-// following call. At the end of the body it returns the read error
-// (io.EOF when clean), but first a last "[DONE]" without its blank line.
-func (f *streamFrames) next() ([]byte, error) {
-	if cap(f.data) > 2*streamReadBuffer {
-		f.data = nil // a big frame's buffer is not kept for the small ones after it
-	}
-	f.data = f.data[:0]
-	size, has := 0, false
-	for {
-		if f.err != nil {
-			if has && string(f.data) == "[DONE]" {
-				return f.data, nil
-			}
-			return nil, f.err
-		}
-		piece, err := f.r.ReadSlice('\n')
-		if err != nil && err != bufio.ErrBufferFull {
-			f.err = err // piece, if any, is the last line
-			if len(piece) == 0 {
-				continue
-			}
-		}
-		if err == nil && (len(piece) == 1 || len(piece) == 2 && piece[0] == '\r') {
-			if has { // a blank line ends the frame
-				return f.data, nil
-			}
-			size = 0
-			continue
-		}
-		if size += len(piece); size > f.max {
-			return nil, errStreamFrameTooLarge
-		}
-		name, value, colon := bytes.Cut(piece, []byte(":"))
-		if !colon {
-			name = bytes.TrimRight(name, "\r\n")
-		}
-		if string(name) != "data" { // a comment, or a field the AI SDK does not use
-			for err == bufio.ErrBufferFull {
-				if piece, err = f.r.ReadSlice('\n'); err != nil && err != bufio.ErrBufferFull {
-					f.err = err
-				}
-				if size += len(piece); size > f.max {
-					return nil, errStreamFrameTooLarge
-				}
-			}
-			continue
-		}
-		if has {
-			f.add([]byte("\n"))
-		}
-		has = true
-		start := len(f.data)
-		f.add(bytes.TrimPrefix(value, []byte(" ")))
-		for err == bufio.ErrBufferFull {
-			if piece, err = f.r.ReadSlice('\n'); err != nil && err != bufio.ErrBufferFull {
-				f.err = err
-			}
-			if size += len(piece); size > f.max {
-				return nil, errStreamFrameTooLarge
-			}
-			f.add(piece)
-		}
-		if line := f.data[start:]; bytes.HasSuffix(line, []byte("\n")) {
-			f.data = f.data[:len(f.data)-1]
-			if bytes.HasSuffix(f.data[start:], []byte("\r")) {
-				f.data = f.data[:len(f.data)-1]
-			}
-		}
-	}
-}
-
-// add appends p to the frame. The buffer's size is a power of two, up to
-// the bound: append grows a large slice by a quarter at a time, which
-// would allocate five times a big frame's size on the way, and doubling
-// from an odd size would end a little short of the bound, then allocate
-// it whole once more.
-func (f *streamFrames) add(p []byte) {
-	if need := len(f.data) + len(p); need > cap(f.data) {
-		size := 512
-		for size < need {
-			size *= 2
-		}
-		grown := make([]byte, len(f.data), min(size, max(need, f.max)))
-		copy(grown, f.data)
-		f.data = grown
-	}
-	f.data = append(f.data, p...)
 }

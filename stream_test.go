@@ -182,6 +182,112 @@ func TestStreamReadsAWholeAnswer(t *testing.T) {
 	}
 }
 
+// TestStreamEndsAsTheAISDKDoes: the AI SDK's chat client takes an abort
+// chunk, and the end of the body after finish, as an answer's end, not as
+// a failure; so does the SDK.
+func TestStreamEndsAsTheAISDKDoes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, body, text, reason string
+		last                     string // the last event's type
+	}{
+		{"finish, then the end of the body", streamSSE(streamDelta("Hi."), streamFinish("t")), "Hi.", "stop", "finish"},
+		{"finish without its empty line, then the end", streamSSE(streamDelta("Hi.")) + `data: {"type":"finish","finishReason":"stop"}` + "\n\n" + "data: [DONE]", "Hi.", "stop", "finish"},
+		{"an abort chunk, then the end of the body", streamSSE(streamDelta("Hal"), streamObj{"type": "abort"}), "Hal", "abort", "abort"},
+		{"an abort chunk, then [DONE]", streamSSE(streamDelta("Hal"), streamObj{"type": "abort"}, "[DONE]"), "Hal", "abort", "abort"},
+		{"an abort chunk, then finish", streamSSE(streamDelta("Hal"), streamObj{"type": "abort"}, streamFinish("t"), "[DONE]"), "Hal", "abort", "finish"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := newTestStream(tc.body)
+			r := streamCollect(s)
+			if r.err != nil {
+				t.Fatalf("after %q: %v", r.types(), r.err)
+			}
+			if got := r.types(); got[len(got)-1] != tc.last {
+				t.Errorf("events %q, want the last to be %s", got, tc.last)
+			}
+			if s.Text() != tc.text || s.FinishReason() != tc.reason {
+				t.Errorf("Text() %q, FinishReason() %q; want %q, %q", s.Text(), s.FinishReason(), tc.text, tc.reason)
+			}
+			a, err := newTestStream(tc.body).answer()
+			if err != nil || a.Text != tc.text || a.FinishReason != tc.reason {
+				t.Errorf("answer() = %+v, %v", a, err)
+			}
+		})
+	}
+}
+
+// TestStreamReadsLineEndsAsBrowsersDo: CR, LF and CRLF each end a line,
+// and a leading byte order mark is dropped, as the AI SDK's parser reads
+// them (internal/sse holds the vectors of the parser itself).
+func TestStreamReadsLineEndsAsBrowsersDo(t *testing.T) {
+	t.Parallel()
+	const text = "Each key may send 10,000 messages an hour."
+	for name, body := range map[string]string{
+		"LF":                        streamAnswer(),
+		"CRLF":                      strings.ReplaceAll(streamAnswer(), "\n", "\r\n"),
+		"lone CR":                   strings.ReplaceAll(streamAnswer(), "\n", "\r"),
+		"a byte order mark and LF":  "\ufeff" + streamAnswer(),
+		"a byte order mark and CR":  "\ufeff" + strings.ReplaceAll(streamAnswer(), "\n", "\r"),
+		"CR, LF and CRLF in a mix":  strings.NewReplacer("\n\n", "\r\n\r").Replace(streamAnswer()),
+		"a byte at a time, lone CR": strings.ReplaceAll(streamAnswer(), "\n", "\r"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var in io.Reader = strings.NewReader(body)
+			if strings.HasPrefix(name, "a byte at a time") {
+				in = iotest.OneByteReader(in)
+			}
+			s := newMessageStream(context.Background(), io.NopCloser(in), nil, streamDomain, redact.New())
+			r := streamCollect(s)
+			if r.err != nil {
+				t.Fatalf("after %q: %v", r.types(), r.err)
+			}
+			if got := r.types(); len(got) != 16 || got[0] != "start" || got[15] != "finish" {
+				t.Errorf("events %q, want the answer's 16 from start to finish", got)
+			}
+			if s.Text() != text {
+				t.Errorf("Text() = %q", s.Text())
+			}
+		})
+	}
+}
+
+// TestStreamKeepsTextPartsApart: the text of separate parts is joined by
+// a blank line, in the order the parts started, never glued together.
+func TestStreamKeepsTextPartsApart(t *testing.T) {
+	t.Parallel()
+	start := func(id string) streamObj { return streamObj{"type": "text-start", "id": id} }
+	delta := func(id, d string) streamObj { return streamObj{"type": "text-delta", "id": id, "delta": d} }
+	end := func(id string) streamObj { return streamObj{"type": "text-end", "id": id} }
+	for _, tc := range []struct {
+		name   string
+		frames []any
+		want   string
+	}{
+		{"two parts in a row", []any{start("a"), delta("a", "First "), delta("a", "part."), end("a"),
+			start("b"), delta("b", "Second part."), end("b")}, "First part.\n\nSecond part."},
+		{"interleaved, in the order they started", []any{start("a"), start("b"), delta("b", "B1 "), delta("a", "A1 "),
+			delta("b", "B2"), delta("a", "A2"), end("a"), end("b")}, "A1 A2\n\nB1 B2"},
+		{"one ID used again after its end", []any{start("t"), delta("t", "One."), end("t"), start("t"), delta("t", "Two."), end("t")},
+			"One.\n\nTwo."},
+		{"a delta without its start", []any{delta("x", "Alone.")}, "Alone."},
+		{"an empty part adds no blank line", []any{start("a"), end("a"), start("b"), delta("b", "Only."), end("b")}, "Only."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := newTestStream(streamSSE(append(tc.frames, streamFinish("t"), "[DONE]")...)).answer()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Text != tc.want {
+				t.Errorf("Text = %q, want %q", a.Text, tc.want)
+			}
+		})
+	}
+}
+
 // TestStreamEventsArriveAsSent: the first chunk reaches the caller while
 // the server still holds back the rest, through a real HTTP connection.
 func TestStreamEventsArriveAsSent(t *testing.T) {
@@ -421,7 +527,7 @@ func TestStreamEndsWithAnError(t *testing.T) {
 			events: 1, text: "Hel", inError: "cut before its finish chunk"},
 		{name: "cut inside a frame", body: strings.NewReader(streamSSE(streamDelta("Hel")) + `data: {"type":"text-de`),
 			events: 1, text: "Hel", inError: "cut before"},
-		{name: "cut after finish, before [DONE]", body: strings.NewReader(streamSSE(streamDelta("Hi"), streamFinish("t"))),
+		{name: "cut after finish by a failed read", body: io.MultiReader(strings.NewReader(streamSSE(streamDelta("Hi"), streamFinish("t"))), iotest.ErrReader(readFailure)),
 			events: 2, text: "Hi", inError: "after its finish chunk"},
 		{name: "a read error", body: io.MultiReader(strings.NewReader(streamSSE(streamDelta("Hi"))), iotest.ErrReader(readFailure)),
 			events: 1, text: "Hi", inError: "connection reset"},
@@ -445,9 +551,9 @@ func TestStreamEndsWithAnError(t *testing.T) {
 		{name: "a frame over the bound", maxFrame: 1 << 10,
 			body:      strings.NewReader(streamSSE(streamDelta("Hi"), streamDelta(strings.Repeat("x", 2<<10)), streamFinish("t"), "[DONE]")),
 			malformed: true, events: 1, text: "Hi", inError: "frame 2 is larger than 1024 bytes"},
-		{name: "a comment without end", maxFrame: 1 << 10,
-			body:      strings.NewReader(streamSSE(streamDelta("Hi")) + ":" + strings.Repeat(" keep-alive", 1<<10)),
-			malformed: true, events: 1, text: "Hi", inError: "larger than"},
+		{name: "a comment without end is read through, not held", maxFrame: 1 << 10,
+			body:   strings.NewReader(streamSSE(streamDelta("Hi")) + ":" + strings.Repeat(" keep-alive", 1<<10)),
+			events: 1, text: "Hi", inError: "cut before its finish chunk"},
 		{name: "an endless run of lines in one frame", maxFrame: 1 << 10,
 			body:      strings.NewReader(strings.Repeat("data: x\n", 1<<10)),
 			malformed: true, inError: "frame 1 is larger than"},
@@ -1001,6 +1107,7 @@ func FuzzStreamFrames(f *testing.F) {
 	f.Add([]byte(streamSSE(streamObj{"type": "source-url", "url": "https://d.test/a/"}, streamObj{"type": "source-url", "url": "/a"}, streamFinish("t"), "[DONE]")), false)
 	f.Add([]byte(streamSSE("not json", `{"type":5}`)), false)
 	f.Add([]byte("data: "+strings.Repeat("x", 300)), true)
+	f.Add([]byte("\ufeffdata: {\"type\":\"text-start\",\"id\":\"a\"}\r\rdata: {\"type\":\"text-delta\",\"id\":\"b\",\"delta\":\"x\"}\r\n\r\ndata: {\"type\":\"abort\"}\n\n"), false)
 	f.Fuzz(func(t *testing.T, body []byte, smallFrames bool) {
 		if len(body) > 64<<10 {
 			return
@@ -1024,27 +1131,50 @@ func FuzzStreamFrames(f *testing.F) {
 			t.Fatalf("error %v is not ErrStream", r.err)
 		}
 
-		var text strings.Builder
+		// The text by the rule: each part's deltas, the parts in the
+		// order they started, non-empty ones joined by a blank line.
+		var parts []*strings.Builder
+		open := map[string]*strings.Builder{}
 		var finish streamChunk
-		finished := false
+		finished, aborted := false, false
 		for _, ev := range r.events {
 			var c streamChunk
 			_ = json.Unmarshal(ev.Raw, &c)
 			if c.Type != ev.Type || c.Delta != ev.Delta {
 				t.Fatalf("event %+v does not match its Raw", ev)
 			}
-			if ev.Type == "text-delta" {
-				text.WriteString(ev.Delta)
-			}
-			if ev.Type == "finish" {
+			switch ev.Type {
+			case "text-start":
+				open[c.ID] = &strings.Builder{}
+				parts = append(parts, open[c.ID])
+			case "text-delta":
+				if open[c.ID] == nil {
+					open[c.ID] = &strings.Builder{}
+					parts = append(parts, open[c.ID])
+				}
+				open[c.ID].WriteString(c.Delta)
+			case "text-end":
+				delete(open, c.ID)
+			case "finish":
 				finish, finished = c, true
+			case "abort":
+				finished, aborted = true, true
+			}
+		}
+		var texts []string
+		for _, p := range parts {
+			if p.Len() > 0 {
+				texts = append(texts, p.String())
 			}
 		}
 		if r.err == nil && !finished {
-			t.Fatal("ended without error and without a finish chunk")
+			t.Fatal("ended without error and without a finish or abort chunk")
 		}
-		if got := s.Text(); got != text.String() {
-			t.Fatalf("Text() = %q, want the text-deltas %q", got, text.String())
+		if got, want := s.Text(), strings.Join(texts, "\n\n"); got != want {
+			t.Fatalf("Text() = %q, want the parts' text %q", got, want)
+		}
+		if aborted {
+			finish.FinishReason = "abort"
 		}
 		if got := s.FinishReason(); got != finish.FinishReason {
 			t.Fatalf("FinishReason() = %q, want %q", got, finish.FinishReason)

@@ -124,12 +124,16 @@ func (a *app) printAnswer(s *mintlify.MessageStream, asJSON, newThread bool) err
 			text.write(ev.Delta)
 		}
 	}
-	if id := s.ThreadID(); id != "" {
+	threadErr := checkThreadID(s.ThreadID())
+	if id := s.ThreadID(); id != "" && threadErr == nil {
 		a.writeOutputs(output{"thread_id", id})
 	}
 	if asJSON {
 		if streamErr != nil {
 			return fmt.Errorf("reading the answer: %w", streamErr)
+		}
+		if threadErr != nil {
+			return threadErr
 		}
 		ans := mintlify.Answer{Text: s.Text(), Sources: s.Sources(), ThreadID: s.ThreadID(), ThreadKey: s.ThreadKey(), FinishReason: s.FinishReason()}
 		if ans.Sources == nil {
@@ -160,9 +164,12 @@ func (a *app) printAnswer(s *mintlify.MessageStream, asJSON, newThread bool) err
 			}
 		}
 	}
+	if threadErr != nil {
+		return threadErr
+	}
 	switch {
 	case s.ThreadID() == "":
-	case newThread && s.ThreadKey() != "" && !a.actions:
+	case newThread && isToken(s.ThreadKey()) && !a.actions:
 		a.infof("thread %s; to ask a follow-up: mintctl ask --thread-id %s --thread-key %s QUESTION", s.ThreadID(), s.ThreadID(), s.ThreadKey())
 	default:
 		a.infof("thread %s", s.ThreadID())
@@ -378,6 +385,32 @@ protected, is not found (exit 1). --json prints {"path", "content"}.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print the page as one JSON object, {"path", "content"}`)
 	return cmd
+}
+
+// maxThreadID bounds a thread ID mintctl prints: the API's are ULIDs, 26
+// characters.
+const maxThreadID = 128
+
+// checkThreadID refuses a thread ID from the server that is not one
+// before it is printed or written as a step output: a thread ID is a
+// token (letters, digits, '-' and '_'), which a later step may pass on
+// to a shell or a workflow command. "" (no thread) passes.
+func checkThreadID(id string) error {
+	if id == "" || len(id) <= maxThreadID && isToken(id) {
+		return nil
+	}
+	return fmt.Errorf("the server's thread ID is not one (%d bytes, not only letters, digits, '-' and '_'): it is not shown", len(id))
+}
+
+// isToken reports whether s is a non-empty run of ASCII letters, digits,
+// '-' and '_': a thread ID or key fit to print in a command line.
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // minMaskedKey is the shortest thread key mintctl has the runner mask: a

@@ -86,10 +86,12 @@ func TestStreamTextUnderEverySplit(t *testing.T) {
 }
 
 // hostileAssistant answers the assistant's routes with hostile text: the
-// answer's deltas cut it at every awkward place, the sources and thread
-// carry it too; mode "error" answers every call with a hostile error,
-// "broken" breaks the answer off with a hostile error chunk.
+// answer's deltas cut it at every awkward place, the sources carry it
+// too; mode "error" answers every call with a hostile error, "broken"
+// breaks the answer off with a hostile error chunk, "forged" names the
+// thread with hostile text.
 func hostileAssistant(t *testing.T, mode string) string {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if mode == "error" {
 			sendJSON(w, http.StatusInternalServerError, map[string]any{"message": hv("error")})
@@ -98,7 +100,10 @@ func hostileAssistant(t *testing.T, mode string) string {
 		switch {
 		case strings.HasSuffix(r.URL.Path, "/message"):
 			w.Header().Set("Content-Type", "text/event-stream")
-			w.Header().Set("X-Thread-Id", "::warning::forged-thread ##[x]")
+			w.Header().Set("X-Thread-Id", hostileThread)
+			if mode == "forged" {
+				w.Header().Set("X-Thread-Id", "::warning::forged-thread ##[x]")
+			}
 			w.Header().Set("X-Thread-Key", "secret-thread-key-0123")
 			frame := func(v any) {
 				b, _ := json.Marshal(v)
@@ -153,6 +158,8 @@ func TestAssistantCommandsAsActionsSteps(t *testing.T) {
 		{"ok", []string{"ask", "--thread-id", "01JD3Z8X6N6Q7V9W2Y4T5R8K0M", "--thread-key", "k", "--", "And then?"}, 0, true},
 		{"broken", []string{"ask", "How?"}, 1, true},
 		{"broken", []string{"ask", "--json", "How?"}, 1, true},
+		{"forged", []string{"ask", "How?"}, 1, false},
+		{"forged", []string{"ask", "--json", "How?"}, 1, false},
 		{"error", []string{"ask", "How?"}, exitUnknown, false},
 		{"ok", []string{"docs", "search", "--limit", "2", "rate limits"}, 0, false},
 		{"ok", []string{"docs", "search", "--json", "rate limits"}, 0, false},
@@ -194,7 +201,7 @@ func TestAssistantCommandsAsActionsSteps(t *testing.T) {
 			got = parseGitHubOutput(t, string(written))
 		}
 		if tt.thread {
-			assert.Equal(t, map[string][]string{"thread_id": {"::warning::forged-thread ##[x]"}}, got, what)
+			assert.Equal(t, map[string][]string{"thread_id": {hostileThread}}, got, what)
 		} else {
 			assert.Empty(t, got, what)
 		}

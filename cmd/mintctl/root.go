@@ -224,7 +224,9 @@ cannot be written within seconds is a warning, never the exit code.
 --project ID stands in for MINTLIFY_PROJECT_ID (the project is no
 secret; the key stays in the environment). --max-retry-wait D (default
 2m) is the longest Retry-After mintctl waits out; a longer one stops the
-command at once with what the server asked for.
+command at once with what the server asked for. Every command that talks
+to a server takes --timeout D: past it, the command stops (exit 1, or 5
+when what it sent may have been acted on).
 
 Exit codes:
   0  success (a waited job completed, a deployment succeeded, an export completed)
@@ -289,6 +291,7 @@ failed and what to do next.`,
 			group(c)
 		}
 	}
+	addTimeouts(root) // timeout.go
 	return root
 }
 
