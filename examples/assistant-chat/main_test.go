@@ -144,10 +144,6 @@ func TestChatThroughTheProxy(t *testing.T) {
 // question and a follow-up through the proxy, reading the stream as the
 // browser does.
 func TestChatScriptUnderNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
 	url, _ := onMock(t)
 	script := `
 const { ask } = require(process.argv[1]);
@@ -159,15 +155,6 @@ const { ask } = require(process.argv[1]);
   console.log(JSON.stringify({ first, second, updates, thread: state.threadId, messages: state.messages.length }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	abs, err := filepath.Abs("static/chat.js")
-	require.NoError(t, err)
-	cmd := exec.CommandContext(ctx, node, "-e", script, abs, url)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, stderr.String())
 	var got struct {
 		First, Second struct {
 			Text    string
@@ -177,7 +164,7 @@ const { ask } = require(process.argv[1]);
 		Thread   string
 		Messages int
 	}
-	require.NoError(t, json.Unmarshal(out, &got), string(out))
+	runScript(t, script, &got, url)
 	assert.Contains(t, got.First.Text, "Rate limits")
 	assert.Equal(t, "https://docs.example.com/rate-limits", got.First.Sources[0].URL)
 	assert.Contains(t, got.Second.Text, "Preview deployments")
@@ -238,10 +225,6 @@ func TestArguments(t *testing.T) {
 // question it did not answer leaves the conversation, as one that a
 // failed fetch never sent.
 func TestChatScriptReadsCutStreams(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
 	script := `
 const { readChatStream, ask } = require(process.argv[1]);
 const reads = (parts) => { let i = 0; return { ok: true, headers: { get: () => null }, body: { getReader: () => ({
@@ -260,22 +243,13 @@ const reads = (parts) => { let i = 0; return { ok: true, headers: { get: () => n
   console.log(JSON.stringify({ deltas, broke, unsent, messages: state.messages.length }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	abs, err := filepath.Abs("static/chat.js")
-	require.NoError(t, err)
-	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, node, "-e", script, abs)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, stderr.String())
 	var got struct {
 		Deltas   []string
 		Broke    string
 		Unsent   string
 		Messages int
 	}
-	require.NoError(t, json.Unmarshal(out, &got), string(out))
+	runScript(t, script, &got)
 	assert.Equal(t, []string{"a", "b"}, got.Deltas)
 	assert.Equal(t, "the answer broke off", got.Broke)
 	assert.Equal(t, "offline", got.Unsent)
@@ -283,9 +257,9 @@ const reads = (parts) => { let i = 0; return { ok: true, headers: { get: () => n
 }
 
 // runScript runs a node script with chat.js's path as its first
-// argument and decodes what it prints as JSON into v; without node it
-// skips.
-func runScript(t *testing.T, script string, v any) {
+// argument, then args, and decodes what it prints as JSON into v; without
+// node it skips.
+func runScript(t *testing.T, script string, v any, args ...string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -296,7 +270,7 @@ func runScript(t *testing.T, script string, v any) {
 	abs, err := filepath.Abs("static/chat.js")
 	require.NoError(t, err)
 	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, node, "-e", script, abs)
+	cmd := exec.CommandContext(ctx, node, append([]string{"-e", script, abs}, args...)...)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	require.NoError(t, err, stderr.String())
