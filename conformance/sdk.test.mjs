@@ -44,7 +44,7 @@ for (const r of releases) {
       const direct = await ask(r, sdkServer(r), name, { Authorization: "Bearer mint_dsc_conformance" });
       outcomes[r.pkg][name] = {
         Status: direct.status, Error: direct.error ?? "", Text: text(direct.parts), Sources: cited(direct.parts),
-        IsAbort: direct.finish?.isAbort ?? false, FinishReason: direct.finish?.finishReason ?? "",
+        FinishReason: direct.finish?.finishReason ?? "",
       };
       assert.ok(direct.parts.length > 0, `${name}: the AI SDK reads its own server's answer`);
       const proxied = await ask(r, sdkProxy(r), name);
