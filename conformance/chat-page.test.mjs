@@ -143,7 +143,7 @@ test("the page works at another host name, over plain HTTP; a page of another al
       return { error: String(e) };
     }
   }, { api: env("CHAT_URL") + "/api/chat", thread });
-  assert.deepEqual(got, { status: 200, thread: thread.id, preview: true });
+  assert.deepEqual(got, { status: 200, thread: thread.id, preview: true }, `what the browser said: ${problems.join("; ")}`);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -19,8 +19,17 @@ import (
 func TestChatPageInChromium(t *testing.T) {
 	node, dir := nodetest.Setup(t)
 	browser := nodetest.Browser(t)
+	// A page of another origin, allowed too, that calls the proxy across
+	// origins: served from loopback as well, as a browser lets a page call
+	// a more private address only from a secure context.
+	another := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><link rel="icon" href="data:,"><title>another page</title>`))
+	}))
+	defer another.Close()
+	anotherPage := strings.Replace(another.URL, "127.0.0.1", "chat-page.test", 1) + "/"
 	// chat-page.test is resolved by Chromium alone (--host-resolver-rules).
-	page, _, mock := serveOnMock(t, config{}, "127.0.0.1", "chat-page.test")
+	page, _, mock := serveOnMock(t, config{origins: []string{strings.TrimSuffix(anotherPage, "/")}}, "127.0.0.1", "chat-page.test")
 	other := strings.Replace(page, "127.0.0.1", "chat-page.test", 1)
 	stop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mock.Close()
@@ -30,6 +39,7 @@ func TestChatPageInChromium(t *testing.T) {
 	out := nodetest.Run(t, node, dir, 3*time.Minute, []string{
 		"CHAT_URL=" + page,
 		"CHAT_HOST_URL=" + other,
+		"ANOTHER_PAGE_URL=" + anotherPage,
 		"MOCK_URL=" + mock.URL(),
 		"STOP_MOCK_URL=" + stop.URL,
 		"CHROMIUM=" + browser,
