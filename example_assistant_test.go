@@ -216,9 +216,10 @@ func (m *memoryCounters) Incr(_ context.Context, key string) (int64, error) {
 func (m *memoryCounters) Expire(context.Context, string, time.Duration) error { return nil }
 
 // A limit shared by every replica of a backend: the proxy's limiter backed
-// by a counter store. With Redis, github.com/go-redis/redis_rate does the
-// same in one call: its Limiter.Allow(ctx, key, redis_rate.PerMinute(20))
-// returns a Result whose Allowed and RetryAfter are what Allow returns.
+// by a counter store. With Redis, use the module
+// github.com/docsagent/mintlify-go/redislimit instead: its
+// redislimit.New(rdb, 20, time.Minute) is the proxy's default limit,
+// shared by every replica.
 func ExampleWithProxyLimiter() {
 	a, done := assistantOnMock()
 	defer done()

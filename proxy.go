@@ -214,10 +214,11 @@ func WithProxyRateLimit(n int, per time.Duration) ProxyOption {
 // goroutines at once.
 //
 // The in-process default counts per replica. Behind a load balancer, back
-// it with a store every replica shares: Redis through
-// github.com/go-redis/redis_rate, for one, whose Limiter.Allow(ctx, key,
-// redis_rate.PerMinute(20)) gives Result.Allowed and Result.RetryAfter, or
-// a counter with INCR and EXPIRE as in the example.
+// it with a store every replica shares: the module
+// github.com/docsagent/mintlify-go/redislimit does it with Redis (its
+// redislimit.New(rdb, 20, time.Minute) is the default, shared by every
+// replica); the example shows the shape for any store with INCR and
+// EXPIRE.
 type ProxyLimiter interface {
 	Allow(ctx context.Context, key string) (allowed bool, retryAfter time.Duration, err error)
 }
