@@ -7,7 +7,8 @@
 // a failing answer keeps what arrived; a 429 and a stopped mock show
 // readable errors; and nothing else is logged to the console. The Go test
 // in examples/assistant-chat starts the servers and passes CHAT_URL,
-// CHAT_HOST_URL (the made-up name), MOCK_URL, STOP_MOCK_URL and CHROMIUM.
+// CHAT_HOST_URL (the made-up name), ANOTHER_PAGE_URL (a page of another
+// allowed origin), MOCK_URL, STOP_MOCK_URL and CHROMIUM.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -123,12 +124,10 @@ test("the page works at another host name, over plain HTTP; a page of another al
   assert.equal(await answer.getAttribute("data-state"), "done", await answer.textContent());
   assert.match(await answer.textContent(), /Authorization header/);
 
-  // A page of this origin (not the proxy's own) calls the proxy at
-  // 127.0.0.1 across origins, with the thread in headers: the preflight
-  // must allow them, and the answer expose the thread.
-  const other = env("CHAT_HOST_URL") + "/another-page.html";
-  await page.route(other, (route) => route.fulfill({ contentType: "text/html", body: '<!doctype html><link rel="icon" href="data:,"><title>another page</title>' }));
-  await page.goto(other);
+  // A page of another allowed origin (not the proxy's own) calls the
+  // proxy across origins, with the thread in headers: the preflight must
+  // allow them, and the answer expose the thread.
+  await page.goto(env("ANOTHER_PAGE_URL"));
   assert.ok(thread, "the first test found a thread");
   const got = await page.evaluate(async ({ api, thread }) => {
     try {
