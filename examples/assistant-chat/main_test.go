@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -22,22 +21,41 @@ import (
 	mintlify "github.com/docsagent/mintlify-go"
 	"github.com/docsagent/mintlify-go/examples/internal/demo"
 	"github.com/docsagent/mintlify-go/internal/syncbuf"
+	"github.com/docsagent/mintlify-go/mockserver"
 )
 
 // onMock unsets MINTLIFY_ASSISTANT_API_KEY for the test and serves the
-// example's handler, on the bundled mock, over loopback.
+// example, on the bundled mock, over loopback, until the test ends.
 func onMock(t *testing.T) (url string, log string) {
 	t.Helper()
+	url, log, _ = serveOnMock(t, config{})
+	return url, log
+}
+
+// serveOnMock is onMock with cfg, returning the mock too. Each of hosts,
+// when given, names an origin of the page: http://host:port, on the port
+// the example listens on.
+func serveOnMock(t *testing.T, cfg config, hosts ...string) (url string, log string, mock *mockserver.Server) {
+	t.Helper()
 	demo.UnsetEnv(t, mintlify.EnvAssistantAPIKey)
-	var buf bytes.Buffer
-	a, stop, err := connect(&buf)
+	var buf syncbuf.Buffer
+	a, mock, err := connect(&buf)
 	require.NoError(t, err)
-	t.Cleanup(stop)
-	h, err := handler(a)
+	t.Cleanup(mock.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL, buf.String()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	for _, h := range hosts {
+		cfg.origins = append(cfg.origins, "http://"+net.JoinHostPort(h, port))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, ln, cfg, a, &buf) }()
+	t.Cleanup(func() {
+		cancel()
+		assert.NoError(t, <-done)
+	})
+	return "http://" + ln.Addr().String(), buf.String(), mock
 }
 
 func post(t *testing.T, url, body string) *http.Response {
@@ -126,10 +144,6 @@ func TestChatThroughTheProxy(t *testing.T) {
 // question and a follow-up through the proxy, reading the stream as the
 // browser does.
 func TestChatScriptUnderNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
 	url, _ := onMock(t)
 	script := `
 const { ask } = require(process.argv[1]);
@@ -141,15 +155,6 @@ const { ask } = require(process.argv[1]);
   console.log(JSON.stringify({ first, second, updates, thread: state.threadId, messages: state.messages.length }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	abs, err := filepath.Abs("static/chat.js")
-	require.NoError(t, err)
-	cmd := exec.CommandContext(ctx, node, "-e", script, abs, url)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, stderr.String())
 	var got struct {
 		First, Second struct {
 			Text    string
@@ -159,7 +164,7 @@ const { ask } = require(process.argv[1]);
 		Thread   string
 		Messages int
 	}
-	require.NoError(t, json.Unmarshal(out, &got), string(out))
+	runScript(t, script, &got, url)
 	assert.Contains(t, got.First.Text, "Rate limits")
 	assert.Equal(t, "https://docs.example.com/rate-limits", got.First.Sources[0].URL)
 	assert.Contains(t, got.Second.Text, "Preview deployments")
@@ -177,8 +182,10 @@ func TestServesUntilCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var log syncbuf.Buffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, addr, &log) }()
+	go func() { done <- run(ctx, config{addr: addr}, &log) }()
 	require.Eventually(t, func() bool { return strings.Contains(log.String(), "chat at http://"+addr) }, 10*time.Second, 10*time.Millisecond)
+	_, port, _ := net.SplitHostPort(addr)
+	assert.Contains(t, log.String(), "for pages of http://"+addr+", http://localhost:"+port, "the origins it allows")
 	resp, err := http.Get("http://" + addr + "/chat.js")
 	require.NoError(t, err)
 	resp.Body.Close()
@@ -204,9 +211,10 @@ func TestArguments(t *testing.T) {
 	_, err := parse([]string{"--help"}, &help)
 	assert.ErrorIs(t, err, flag.ErrHelp)
 	assert.Contains(t, help.String(), "usage: assistant-chat")
-	addr, err := parse([]string{"-addr", "127.0.0.1:9999"}, &bytes.Buffer{})
+	cfg, err := parse([]string{"-addr", "127.0.0.1:9999", "-origin", "http://chat.internal:9999", "-origin", "https://docs.example.com",
+		"-rate-key-header", "X-Real-IP"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	assert.Equal(t, "127.0.0.1:9999", addr)
+	assert.Equal(t, config{addr: "127.0.0.1:9999", origins: []string{"http://chat.internal:9999", "https://docs.example.com"}, rateKeyHeader: "X-Real-IP"}, cfg)
 	_, err = parse([]string{"extra"}, &bytes.Buffer{})
 	assert.ErrorContains(t, err, "unexpected arguments")
 }
@@ -217,10 +225,6 @@ func TestArguments(t *testing.T) {
 // question it did not answer leaves the conversation, as one that a
 // failed fetch never sent.
 func TestChatScriptReadsCutStreams(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
 	script := `
 const { readChatStream, ask } = require(process.argv[1]);
 const reads = (parts) => { let i = 0; return { ok: true, headers: { get: () => null }, body: { getReader: () => ({
@@ -239,24 +243,179 @@ const reads = (parts) => { let i = 0; return { ok: true, headers: { get: () => n
   console.log(JSON.stringify({ deltas, broke, unsent, messages: state.messages.length }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	abs, err := filepath.Abs("static/chat.js")
-	require.NoError(t, err)
-	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, node, "-e", script, abs)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, stderr.String())
 	var got struct {
 		Deltas   []string
 		Broke    string
 		Unsent   string
 		Messages int
 	}
-	require.NoError(t, json.Unmarshal(out, &got), string(out))
+	runScript(t, script, &got)
 	assert.Equal(t, []string{"a", "b"}, got.Deltas)
 	assert.Equal(t, "the answer broke off", got.Broke)
 	assert.Equal(t, "offline", got.Unsent)
 	assert.Zero(t, got.Messages, "the unanswered questions, cut or never sent, are not kept")
+}
+
+// runScript runs a node script with chat.js's path as its first
+// argument, then args, and decodes what it prints as JSON into v; without
+// node it skips.
+func runScript(t *testing.T, script string, v any, args ...string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	abs, err := filepath.Abs("static/chat.js")
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, node, append([]string{"-e", script, abs}, args...)...)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	require.NoError(t, json.Unmarshal(out, v), string(out))
+}
+
+// The page's Markdown: paragraphs, lists, code, links to http(s) URLs and
+// the site's paths; markup in the answer stays text, and a link to any
+// other scheme is its text alone.
+func TestChatScriptParsesMarkdown(t *testing.T) {
+	script := `
+const { parseMarkdown } = require(process.argv[1]);
+const md = [
+  "Here is what the documentation says.",
+  "",
+  "[Rate limits](https://docs.example.com/rate-limits): wait **Retry-After** seconds, see ` + "`429`" + `.",
+  "- one [page](/quickstart)",
+  "- two <b>bold</b>",
+  "1. first",
+  "",
+  "` + "```" + `",
+  "<script>alert(1)</script>",
+  "` + "```" + `",
+  "[click](javascript:alert(1)) <img src=x onerror=alert(1)> https://docs.example.com/previews.",
+].join("\r\n");
+console.log(JSON.stringify(parseMarkdown(md)));
+`
+	var blocks []map[string]any
+	runScript(t, script, &blocks)
+	want := `[
+	{"type":"p","inline":[{"type":"text","text":"Here is what the documentation says."}]},
+	{"type":"p","inline":[
+		{"type":"link","href":"https://docs.example.com/rate-limits","children":[{"type":"text","text":"Rate limits"}]},
+		{"type":"text","text":": wait "},{"type":"strong","children":[{"type":"text","text":"Retry-After"}]},
+		{"type":"text","text":" seconds, see "},{"type":"code","text":"429"},{"type":"text","text":"."}]},
+	{"type":"ul","items":[
+		[{"type":"text","text":"one "},{"type":"link","href":"/quickstart","children":[{"type":"text","text":"page"}]}],
+		[{"type":"text","text":"two <b>bold</b>"}]]},
+	{"type":"ol","items":[[{"type":"text","text":"first"}]]},
+	{"type":"code","text":"<script>alert(1)</script>"},
+	{"type":"p","inline":[
+		{"type":"span","children":[{"type":"text","text":"click"}]},
+		{"type":"text","text":" <img src=x onerror=alert(1)> "},
+		{"type":"link","href":"https://docs.example.com/previews","children":[{"type":"text","text":"https://docs.example.com/previews"}]},
+		{"type":"text","text":"."}]}
+]`
+	got, err := json.Marshal(blocks)
+	require.NoError(t, err)
+	assert.JSONEq(t, want, string(got))
+}
+
+// The page reads streams as a browser does: CR, LF or CRLF line ends, a
+// BOM, a data field over several lines, comments and other fields; a
+// finish chunk at the end of the body is a whole answer even without
+// [DONE]. Its error lines say what happened.
+func TestChatScriptReadsStreamsAsABrowser(t *testing.T) {
+	script := `
+const { readChatStream, describe } = require(process.argv[1]);
+const reads = (parts) => { let i = 0; return { body: { getReader: () => ({
+  read: async () => i < parts.length ? { value: new TextEncoder().encode(parts[i++]), done: false } : { done: true } }) } }; };
+const read = async (parts) => { const got = []; try { await readChatStream(reads(parts), (c) => got.push(c.type + ":" + (c.delta ?? ""))); } catch (e) { got.push("error:" + e.message); } return got; };
+(async () => {
+  const out = {
+    cr: await read(['data: {"type":"text-delta","delta":"a"}\r\r', 'data: {"type":"text-delta","delta":"b"}\r', '\rdata: [DONE]\r\r']),
+    bom: await read(['\uFEFFdata: {"type":"text-delta","delta":"a"}\n\n', 'data: [DONE]\n\n']),
+    fields: await read([': comment\nevent: message\nid: 3\ndata: {"type":"text-delta",\ndata: "delta":"a"}\n\n', 'retry: 10\n\ndata: [DONE]\n\n']),
+    noDone: await read(['data: {"type":"text-delta","delta":"a"}\n\ndata: {"type":"finish"}\n\n']),
+    cut: await read(['data: {"type":"text-delta","delta":"a"}\n\ndata: {"type":"finish"}']),
+    busy: describe(Object.assign(new Error("too many messages; try again later"), { status: 429, retryAfter: 30 })),
+    down: describe(Object.assign(new Error("the assistant could not be reached"), { status: 502 })),
+    offline: describe(new TypeError("Failed to fetch")),
+    broke: describe(new Error("the answer broke off")),
+  };
+  console.log(JSON.stringify(out));
+})().catch((e) => { console.error(e); process.exit(1); });
+`
+	var got map[string]any
+	runScript(t, script, &got)
+	assert.Equal(t, []any{"text-delta:a", "text-delta:b"}, got["cr"])
+	assert.Equal(t, []any{"text-delta:a"}, got["bom"])
+	assert.Equal(t, []any{"text-delta:a"}, got["fields"])
+	assert.Equal(t, []any{"text-delta:a", "finish:"}, got["noDone"])
+	assert.Equal(t, []any{"text-delta:a", "error:the answer broke off"}, got["cut"], "a finish without its blank line was never received")
+	assert.Equal(t, "Too many questions for now (too many messages; try again later): try again in 30 s.", got["busy"])
+	assert.Equal(t, "The server refused the question (502): the assistant could not be reached.", got["down"])
+	assert.Equal(t, "The server could not be reached: check your connection and try again.", got["offline"])
+	assert.Equal(t, "The answer stopped: the answer broke off.", got["broke"])
+}
+
+// The proxy answers pages of the origins the example names, and no
+// other: by default the listening address and localhost.
+func TestOrigins(t *testing.T) {
+	ask := func(url, origin string) int {
+		req, err := http.NewRequest(http.MethodPost, url+"/api/chat", strings.NewReader(
+			`{"messages":[{"id":"m1","role":"user","parts":[{"type":"text","text":"What are the rate limits?"}]}]}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", origin)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	url, _ := onMock(t)
+	port := url[strings.LastIndex(url, ":")+1:]
+	assert.Equal(t, http.StatusOK, ask(url, url))
+	assert.Equal(t, http.StatusOK, ask(url, "http://localhost:"+port))
+	assert.Equal(t, http.StatusForbidden, ask(url, "http://chat.internal:"+port), "a name not given")
+
+	named, _, _ := serveOnMock(t, config{}, "chat.internal")
+	port = named[strings.LastIndex(named, ":")+1:]
+	assert.Equal(t, http.StatusOK, ask(named, "http://chat.internal:"+port))
+	assert.Equal(t, http.StatusForbidden, ask(named, named), "only the origins named")
+
+	assert.Equal(t, []string{"http://127.0.0.1:8080", "http://localhost:8080"}, config{}.originsAt(&net.TCPAddr{IP: net.IPv4zero, Port: 8080}))
+	assert.Equal(t, []string{"http://[::1]:8080", "http://localhost:8080"}, config{}.originsAt(&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}))
+	assert.Equal(t, []string{"http://192.0.2.1:8080"}, config{}.originsAt(&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 8080}))
+}
+
+// Behind a reverse proxy every visitor comes from its address: with
+// -rate-key-header the limit counts each visitor by the header it sets,
+// without it they share one.
+func TestRateKeyHeader(t *testing.T) {
+	ask := func(url, visitor string) int {
+		req, err := http.NewRequest(http.MethodPost, url+"/api/chat", strings.NewReader(
+			`{"messages":[{"id":"m1","role":"user","parts":[{"type":"text","text":"What are the rate limits?"}]}]}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Real-IP", visitor)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close() // the status is all this needs; the proxy cancels the rest
+		return resp.StatusCode
+	}
+	for _, header := range []string{"X-Real-IP", ""} {
+		url, _, _ := serveOnMock(t, config{rateKeyHeader: header})
+		for i := range 20 {
+			require.Equal(t, http.StatusOK, ask(url, "192.0.2.1"), "message %d", i+1)
+		}
+		assert.Equal(t, http.StatusTooManyRequests, ask(url, "192.0.2.1"), "the 21st of a visitor")
+		if header != "" {
+			assert.Equal(t, http.StatusOK, ask(url, "192.0.2.2"), "another visitor has a limit of its own")
+		} else {
+			assert.Equal(t, http.StatusTooManyRequests, ask(url, "192.0.2.2"), "without the header, one limit for all")
+		}
+	}
 }
