@@ -30,8 +30,11 @@ import (
 
 // sdkDifferences are the ways the SDK's requests knowingly differ from the
 // vendor's documents, each with its reason; an entry no request needed
-// fails the test. There are none today.
-var sdkDifferences []openapicheck.Allowed
+// fails the test.
+var sdkDifferences = []openapicheck.Allowed{
+	{Kind: openapicheck.UndocumentedRoute, Method: http.MethodPost, Route: "/v2/workflow/{projectId}/{workflowSchemaId}/webhook",
+		Reason: "the webhook route is on the vendor's reference pages but not in the stored documents, which predate it"},
+}
 
 func TestEverySDKRequestConformsToVendorDocuments(t *testing.T) {
 	t.Parallel()

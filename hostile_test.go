@@ -327,10 +327,13 @@ func TestEveryMethodEndsAStall(t *testing.T) {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				holdTimingSlot(t)
-				var requests atomic.Int32
-				answer := hostileAnswers[name]
-				base := hijackServer(t, func(c net.Conn) { requests.Add(1); answer(c) })
+				// Sends are counted as the client makes them: a loaded
+				// machine may not run the server's handler before the
+				// stall timeout ends a send.
+				requests := &sendCounter{next: http.DefaultTransport.(*http.Transport).Clone()}
+				base := hijackServer(t, hostileAnswers[name])
 				c, err := mintlify.NewClient(mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject), mintlify.WithBaseURL(base),
+					mintlify.WithHTTPClient(&http.Client{Transport: requests}),
 					mintlify.WithRetryWait(time.Millisecond, time.Millisecond), mintlify.WithMaxRetries(1), mintlify.WithStallTimeout(stall))
 				require.NoError(t, err)
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -374,6 +377,17 @@ func TestEveryMethodEndsAStall(t *testing.T) {
 			})
 		}
 	}
+}
+
+// sendCounter counts the requests a client sends through it.
+type sendCounter struct {
+	atomic.Int32
+	next http.RoundTripper
+}
+
+func (c *sendCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.Add(1)
+	return c.next.RoundTrip(r)
 }
 
 // echoClient is a client with key whose every answer comes from answer,

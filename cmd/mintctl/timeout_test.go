@@ -72,9 +72,8 @@ func neverEnding(t *testing.T) string {
 }
 
 // A server that keeps a command's answer open for ever holds it no longer
-// than its --timeout: the command stops, says why, and exits with the
-// code its error has (1, or 5 when a call that creates something may have
-// been acted on).
+// than its --timeout: the command stops, says why, and exits 7 (or 5 when
+// a call that creates something may have been acted on).
 func TestTimeoutEndsAnAnswerThatNeverEnds(t *testing.T) {
 	t.Parallel()
 	url := neverEnding(t)
@@ -87,17 +86,17 @@ func TestTimeoutEndsAnAnswerThatNeverEnds(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"ask", "How?"}, 1},
-		{[]string{"ask", "--json", "How?"}, 1},
-		{[]string{"docs", "search", "rate limits"}, 1},
-		{[]string{"docs", "page", "quickstart"}, 1},
-		{[]string{"index", "search", "caching"}, 1},
-		{[]string{"index", "context", "caching"}, 1},
-		{[]string{"index", "contents", "site:/a"}, 1},
-		{[]string{"static-export", "download", "--output", "-", "se_7ugr6fbcqjmykd4kid5f3zpeai"}, 1},
-		{[]string{"analytics", "views", "--from", "2025-01-01", "--to", "2025-01-02"}, 1},
-		{[]string{"analytics", "thread", hostileThread}, 1},
-		{[]string{"job", "get", "job_1"}, 1},
+		{[]string{"ask", "How?"}, exitTimeout},
+		{[]string{"ask", "--json", "How?"}, exitTimeout},
+		{[]string{"docs", "search", "rate limits"}, exitTimeout},
+		{[]string{"docs", "page", "quickstart"}, exitTimeout},
+		{[]string{"index", "search", "caching"}, exitTimeout},
+		{[]string{"index", "context", "caching"}, exitTimeout},
+		{[]string{"index", "contents", "site:/a"}, exitTimeout},
+		{[]string{"static-export", "download", "--output", "-", "se_7ugr6fbcqjmykd4kid5f3zpeai"}, exitTimeout},
+		{[]string{"analytics", "views", "--from", "2025-01-01", "--to", "2025-01-02"}, exitTimeout},
+		{[]string{"analytics", "thread", hostileThread}, exitTimeout},
+		{[]string{"job", "get", "job_1"}, exitTimeout},
 		{[]string{"automation", "run", "auto_1"}, exitUnknown},
 	} {
 		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
