@@ -811,8 +811,7 @@ func TestEveryMethodHoldsAHugeAnswerInBoundedMemory(t *testing.T) {
 		if m.do || !strings.HasPrefix(m.good, "{") { // a streamed answer has tests of its own
 			continue
 		}
-		// 1 MiB (read by decodeStreamed, the way of answers up to 1 MiB),
-		// and 16 MiB; a walk's pages decode as its route's GetX does, so
+		// 1 MiB and 16 MiB; a walk's pages decode as its route's GetX does, so
 		// that one takes the 16 MiB answers for the three (each costs a
 		// few scans of 16 MiB).
 		sizes := map[string]map[string]string{"1 MiB": hugeAnswers(t, m.good, 1<<20-4<<10)}
