@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
@@ -40,7 +39,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		Query:     r.URL.RawQuery,
 		Route:     rt.name,
 		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
-		Auth:      redact.Authorization(r.Header["Authorization"]),
+		Auth:      journal.Authorization(r.Header["Authorization"]),
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
 	family := apiOf(rt, r.URL.Path)

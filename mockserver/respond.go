@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
 	"github.com/docsagent/mintlify-go/mockserver/internal/index"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
@@ -84,7 +83,7 @@ func restyle(family apiFamily, rep reply) reply {
 			text += ": " + strings.Join(rep.details, "; ")
 		}
 		b = append(b, `{"message":`...)
-		b = appendJSONString(b, journal.Clip(redact.AnyKey(text), maxDetail))
+		b = appendJSONString(b, journal.Clip(journal.AnyKey(text), maxDetail))
 	case indexAPI:
 		b = append(b, `{"error":`...)
 		b = appendJSONString(b, indexMessage(rep.status, rep.message))
@@ -120,7 +119,7 @@ func appendError(b []byte, message string, details []string) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"message":`...)
-			b = appendJSONString(b, journal.Clip(redact.AnyKey(d), maxDetail))
+			b = appendJSONString(b, journal.Clip(journal.AnyKey(d), maxDetail))
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -135,7 +134,7 @@ func appendJSONString(b []byte, s string) []byte { return analytics.AppendString
 // A hostile or careless client puts its key where no key belongs: in the
 // query string, in the path, as the method, as the scheme of its
 // Authorization header. The journal, the logs and the error details repeat
-// what the client sent, so all of them pass through redact.AnyKey first;
+// what the client sent, so all of them pass through journal.AnyKey first;
 // and they repeat at most maxEcho bytes of any one value, so a megabyte
 // path is not sent back as a megabyte of error.
 

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // Entry records one API request as the server saw and answered it (it is
@@ -90,7 +88,7 @@ func entryBytes(e *Entry) int {
 // as safe as the journal.
 func (j *Journal) Add(e *Entry) {
 	for _, f := range []*string{&e.Method, &e.Path, &e.Query, &e.Auth} {
-		*f = redact.AnyKey(Clip(*f, maxJournalField))
+		*f = AnyKey(Clip(*f, maxJournalField))
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
