@@ -11,8 +11,4 @@
 // writes is never half-printed. A [Logger] scrubs every message and value
 // of a log line. A server that re-encodes the key on purpose, or splits it
 // across texts, was sent the key: those forms are not looked for.
-//
-// Where no key is known and the text is the credential itself,
-// [Authorization] (a request's header, for the mock's journal) and
-// [Prefixed] (a configured key, for an error) keep only its kind.
 package redact

@@ -1,7 +1,8 @@
 // Package journal is the mock's request journal: a bounded record of the
 // requests the server answered, what it answered and which fault struck,
-// with every key a client put anywhere in them redacted. It knows nothing
-// of HTTP; the server fills an Entry per request and adds it.
+// with every key a client put anywhere in them redacted (AnyKey, and
+// Authorization for the header, which need no list of keys). It knows
+// nothing of HTTP; the server fills an Entry per request and adds it.
 package journal
 
 import (
