@@ -965,10 +965,10 @@ func TestAnswersHoldUpToTheirBounds(t *testing.T) {
 	}
 }
 
-// TestStallTimersAreNeverShared: the stall guard reuses its timers, and a
-// timer goes back only once it is known to be stopped, so requests that
-// finish, fail or are closed while a read waits never cut another one off
-// (run with -race: many calls at once, each well under the timeout).
+// TestStallTimersAreNeverShared: each request's stall timer watches it
+// alone, so requests that finish, fail or are closed while a read waits
+// never cut another one off (run with -race: many calls at once, each
+// well under the timeout).
 func TestStallTimersAreNeverShared(t *testing.T) {
 	t.Parallel()
 	const idle = 200 * time.Millisecond
