@@ -74,7 +74,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		rep = s.process(w, r, rt, e.Time, o.outcome)
 		e.Processed, e.EndpointStatus = true, rep.status
 		if f.Kind == FaultStatus { // AfterProcessing: the client gets the fault, the journal keeps both
-			rep.release()
 			rep = injectedStatus(f)
 		}
 	}
@@ -82,7 +81,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	e.Status = rep.status
 	s.record(&e, started)
 	s.deliver(w, r, rep, f)
-	rep.release()
 }
 
 func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now time.Time, forced Outcome) reply {
@@ -361,9 +359,7 @@ const maxBodyBytes = 1 << 20
 // through http.MaxBytesReader, so an oversized body costs at most the
 // limit. whenEmpty, if set, is the detail for an empty body.
 func readBody(c *call, v any, whenEmpty string) (reply, bool) {
-	buf := getBuf()
-	defer putBuf(buf)
-	body, rep, ok := readObject(c, buf, whenEmpty)
+	body, rep, ok := readObject(c, whenEmpty)
 	if !ok {
 		return rep, false
 	}
@@ -375,15 +371,14 @@ func readBody(c *call, v any, whenEmpty string) (reply, bool) {
 	return reply{}, true
 }
 
-// readObject reads a body that must be a JSON object into *buf, bounded
-// like every API body (through http.MaxBytesReader, so an oversized body
-// costs at most the limit), and returns it undecoded.
-func readObject(c *call, buf *[]byte, whenEmpty string) ([]byte, reply, bool) {
+// readObject reads a body that must be a JSON object, bounded like every
+// API body (through http.MaxBytesReader, so an oversized body costs at
+// most the limit), and returns it undecoded.
+func readObject(c *call, whenEmpty string) ([]byte, reply, bool) {
 	if c.r.ContentLength > maxBodyBytes {
 		return nil, tooLarge(), false
 	}
-	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
-	*buf = body
+	body, err := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
