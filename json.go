@@ -333,11 +333,13 @@ func (e *tooManyError) Error() string {
 }
 
 // decodeList decodes the JSON array b into *out, or fails with a
-// *tooManyError when it holds more than most elements. An array long
-// enough to hold more is first counted by decoding it into a slice of
-// skipped, a type of size zero: that allocates nothing however many
-// elements it has, so a refused list costs no more than its bytes. null
-// reads as nil, [] as an empty list.
+// *tooManyError when it holds more than most elements. A long array that
+// could hold more is counted before any element is decoded, by decoding
+// it into a slice of skipped, a type of size zero: that allocates nothing
+// however many elements it has, so a refused list costs no more than its
+// bytes. A short one (a page of rows: some tens of KB) is decoded, then
+// measured: its bytes bound what it costs, and it is scanned twice less.
+// null reads as nil, [] as an empty list.
 func decodeList[T any](b []byte, out *[]T, most int, unit string) error {
 	*out = nil
 	switch {
@@ -346,7 +348,7 @@ func decodeList[T any](b []byte, out *[]T, most int, unit string) error {
 	case b[0] != '[':
 		return typeError(b, *out)
 	}
-	if (len(b)+1)/2 > most { // each element takes a byte and a comma
+	if len(b) > shortList && (len(b)+1)/2 > most { // each element takes a byte and a comma
 		var count []skipped
 		if err := json.Unmarshal(b, &count); err != nil {
 			return err
@@ -355,8 +357,19 @@ func decodeList[T any](b []byte, out *[]T, most int, unit string) error {
 			return &tooManyError{most, unit}
 		}
 	}
-	return json.Unmarshal(b, out)
+	if err := json.Unmarshal(b, out); err != nil {
+		return err
+	}
+	if len(*out) > most {
+		*out = nil
+		return &tooManyError{most, unit}
+	}
+	return nil
 }
+
+// shortList is the longest array decodeList decodes before it knows its
+// length: 21,845 empty elements at most, a few MB once decoded.
+const shortList = 64 << 10
 
 // skipped is a JSON value of any kind, not kept.
 type skipped struct{}
