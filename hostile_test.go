@@ -827,8 +827,7 @@ func TestEveryMethodHoldsAHugeAnswerInBoundedMemory(t *testing.T) {
 		if m.do || !strings.HasPrefix(m.good, "{") { // a streamed answer has tests of its own
 			continue
 		}
-		// 1 MiB (read by decodeStreamed, the way of answers up to 1 MiB),
-		// and 16 MiB; a walk's pages decode as its route's GetX does, so
+		// 1 MiB and 16 MiB; a walk's pages decode as its route's GetX does, so
 		// that one takes the 16 MiB answers for the three (each costs a
 		// few scans of 16 MiB).
 		sizes := map[string]map[string]string{"1 MiB": hugeAnswers(t, m.good, 1<<20-4<<10)}
@@ -982,10 +981,10 @@ func TestAnswersHoldUpToTheirBounds(t *testing.T) {
 	}
 }
 
-// TestStallTimersAreNeverShared: the stall guard reuses its timers, and a
-// timer goes back only once it is known to be stopped, so requests that
-// finish, fail or are closed while a read waits never cut another one off
-// (run with -race: many calls at once, each well under the timeout).
+// TestStallTimersAreNeverShared: each request's stall timer watches it
+// alone, so requests that finish, fail or are closed while a read waits
+// never cut another one off (run with -race: many calls at once, each
+// well under the timeout).
 func TestStallTimersAreNeverShared(t *testing.T) {
 	t.Parallel()
 	const idle = 200 * time.Millisecond

@@ -290,20 +290,22 @@ func TestRecentKeysSteadyStateDoesNotAllocate(t *testing.T) {
 	assert.Zero(t, allocs)
 }
 
-// countUpTo (json.go) counts a long array against a bound that changes
-// with the body's size, as a deployment's log does on every poll. It must
-// count right at every bound, and not keep memory per bound it has seen:
-// reflect keeps every array type it makes for the life of the process.
-func TestCountUpToKeepsNoMemoryPerBound(t *testing.T) {
+// decodeList (json.go) reads an array against a bound that changes with
+// the body's size, as a deployment's log does on every poll. It must count
+// right at every bound, keep no memory per bound it has seen, and refuse
+// a long array without allocating for its elements.
+func TestDecodeListCountsAtEveryBound(t *testing.T) {
 	const n = 40 // elements in the array
 	b := []byte("[" + strings.TrimSuffix(strings.Repeat(`"x",`, n), ",") + "]")
 	for most := range 2 * n {
-		got, err := countUpTo(b, most)
-		require.NoError(t, err)
+		var got []string
+		err := decodeList(b, &got, most, "lines")
 		if most >= n {
-			assert.Equal(t, n, got, "most %d", most)
+			require.NoError(t, err, "most %d", most)
+			assert.Len(t, got, n, "most %d", most)
 		} else {
-			assert.Greater(t, got, most, "most %d: more than allowed", most)
+			assert.ErrorAs(t, err, new(*tooManyError), "most %d: more than allowed", most)
+			assert.Nil(t, got)
 		}
 	}
 
@@ -311,11 +313,20 @@ func TestCountUpToKeepsNoMemoryPerBound(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for most := 1000; most < 5000; most++ {
-		_, err := countUpTo(b, most)
-		require.NoError(t, err)
+		var got []string
+		require.NoError(t, decodeList(b, &got, most, "lines"))
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	assert.Less(t, grown, int64(256<<10), "4,000 bounds kept %d bytes", grown)
+
+	// 100,000 empty objects against a bound of 10: counted, refused, and
+	// nothing allocated for them.
+	long := []byte("[" + strings.TrimSuffix(strings.Repeat("{},", 100_000), ",") + "]")
+	var rows []struct{ A, B string }
+	allocs := testing.AllocsPerRun(5, func() {
+		assert.ErrorAs(t, decodeList(long, &rows, 10, "rows"), new(*tooManyError))
+	})
+	assert.Less(t, allocs, 10.0, "allocations for a refused list of 100,000")
 }

@@ -15,14 +15,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
-	"math/bits"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 )
@@ -289,9 +285,8 @@ func checkID(name, id string) error {
 // route's largest page of rows, a row's or a resource's lists at most what
 // a sane answer holds. The body bound alone lets 16 MiB of "{}," become 5.6
 // million empty rows, gigabytes once decoded; with these a decoded answer
-// costs a few times its bytes (DESIGN §6.3). A list is read one element
-// at a time and refused as soon as it holds more than its bound, so no
-// more than the bound is ever allocated, however long the array.
+// costs a few times its bytes. A list longer than its bound is refused
+// before any of its elements is decoded (decodeList).
 const (
 	maxSourcesPerTurn     = 100     // a conversation turn's sources
 	maxMessagesPerThread  = 10_000  // an assistant thread's messages
@@ -338,37 +333,12 @@ func limitOf[N bound]() int {
 	return most
 }
 
-// UnmarshalJSON reads a list nested in an answer (sources in a turn,
-// changed paths in a commit), or one that decodeStreamed left to
-// json.Unmarshal.
-func (l *list[T, N]) UnmarshalJSON(b []byte) (err error) {
+// UnmarshalJSON reads the list as []T does, refusing a longer array
+// than N's bound before any element is decoded.
+func (l *list[T, N]) UnmarshalJSON(b []byte) error {
 	var n N
 	most, unit := n.max()
-	if l.strings() || len(b) > maxStreamedBody {
-		*l, err = countedList[T](b, func(int) int { return most }, unit)
-	} else {
-		*l, err = readList[T](json.NewDecoder(bytes.NewReader(b)), most, unit)
-	}
-	return err
-}
-
-// streamFrom reads a list at the top of an answer (see decodeStreamed).
-func (l *list[T, N]) streamFrom(dec *json.Decoder) (err error) {
-	var n N
-	most, unit := n.max()
-	if l.strings() {
-		*l, err = streamCounted[T](dec, func(int) int { return most }, unit)
-	} else {
-		*l, err = readList[T](dec, most, unit)
-	}
-	return err
-}
-
-// strings reports a list of strings, which countedList reads (see
-// readList).
-func (l *list[T, N]) strings() bool {
-	_, ok := any(l).(*list[string, N])
-	return ok
+	return decodeList(b, (*[]T)(l), most, unit)
 }
 
 // logLines is a deployment's log, bounded by bytes (maxLogBytes).
@@ -380,14 +350,8 @@ func logLinesAllowed(size int) int { return max(maxLogBytes-size, 0) / logLineCo
 
 const logUnit = "log lines (a log holds 16 MiB, counting 128 bytes a line besides its text)"
 
-func (l *logLines) UnmarshalJSON(b []byte) (err error) {
-	*l, err = countedList[string](b, logLinesAllowed, logUnit)
-	return err
-}
-
-func (l *logLines) streamFrom(dec *json.Decoder) (err error) {
-	*l, err = streamCounted[string](dec, logLinesAllowed, logUnit)
-	return err
+func (l *logLines) UnmarshalJSON(b []byte) error {
+	return decodeList(b, (*[]string)(l), logLinesAllowed(len(b)), logUnit)
 }
 
 // tooManyError is an array longer than its list's bound: in an answer, more
@@ -403,227 +367,49 @@ func (e *tooManyError) Error() string {
 	return fmt.Sprintf("an array of more than %d %s, more than the API sends", e.most, e.unit)
 }
 
-// readList reads the JSON array dec stands before one element at a time,
-// and fails with a *tooManyError as soon as it holds more than most. null
-// reads as nil, [] as an empty list. It reads lists of objects: after each
-// element that is not an object or an array json.Decoder allocates an
-// error (its own signal that a value ended), so lists of strings are
-// counted first instead (countedList).
-func readList[T any](dec *json.Decoder, most int, unit string) ([]T, error) {
-	tok, err := dec.Token()
+// decodeList decodes the JSON array b into *out, or fails with a
+// *tooManyError when it holds more than most elements. A long array that
+// could hold more is counted before any element is decoded, by decoding
+// it into a slice of skipped, a type of size zero: that allocates nothing
+// however many elements it has, so a refused list costs no more than its
+// bytes. A short one (a page of rows: some tens of KB) is decoded, then
+// measured: its bytes bound what it costs, and it is scanned twice less.
+// null reads as nil, [] as an empty list.
+func decodeList[T any](b []byte, out *[]T, most int, unit string) error {
+	*out = nil
 	switch {
-	case err != nil:
-		return nil, err
-	case tok == nil:
-		return nil, nil // null
-	case tok != json.Delim('['):
-		return nil, &json.UnmarshalTypeError{Value: jsonKind(tok), Type: reflect.TypeOf([]T(nil))}
+	case string(b) == "null":
+		return nil
+	case b[0] != '[':
+		return typeError(b, *out)
 	}
-	out := []T{}
-	for dec.More() {
-		if len(out) == most {
-			return nil, &tooManyError{most, unit}
+	if len(b) > shortList && (len(b)+1)/2 > most { // each element takes a byte and a comma
+		var count []skipped
+		if err := json.Unmarshal(b, &count); err != nil {
+			return err
 		}
-		out = append(out, *new(T))
-		if err := dec.Decode(&out[len(out)-1]); err != nil {
-			return nil, err
+		if len(count) > most {
+			return &tooManyError{most, unit}
 		}
 	}
-	if _, err := dec.Token(); err != nil { // the ]
-		return nil, err
+	if err := json.Unmarshal(b, out); err != nil {
+		return err
 	}
-	return out, nil
+	if len(*out) > most {
+		*out = nil
+		return &tooManyError{most, unit}
+	}
+	return nil
 }
 
-// countedList decodes the JSON array b, of at most allowed(len(b))
-// elements, else fails with a *tooManyError: when b is long enough to hold
-// more, it counts them first (countUpTo), stopping at the power of two above
-// allowed (at most twice allowed, or 1), at the cost of a scan and a byte a
-// mark, so that no element is decoded for an array longer than that and the
-// list is allocated once, at its length. null reads as nil, [] as an empty
-// list.
-func countedList[T any](b []byte, allowed func(size int) int, unit string) ([]T, error) {
-	if string(b) == "null" {
-		return nil, nil
-	}
-	if b[0] != '[' {
-		return nil, typeError(b, []T(nil))
-	}
-	most := allowed(len(b))
-	var out []T
-	if (len(b)+1)/2 > most { // each element takes a byte and a comma
-		n, err := countUpTo(b, most)
-		switch {
-		case err != nil:
-			return nil, err
-		case n > most:
-			return nil, &tooManyError{most, unit}
-		}
-		out = make([]T, 0, n)
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, err
-	}
-	if out == nil {
-		out = []T{} // []
-	}
-	return out, nil
-}
-
-// countUpTo counts the elements of the JSON array b, up to at least
-// most+1: they are decoded into an array of one-byte marks, and
-// encoding/json skips the rest without allocating. The array's length is
-// the power of two above most, because reflect keeps every array type it
-// makes for the life of the process: a log's bound changes with its size
-// on every poll, and one type per bound would grow without end.
-func countUpTo(b []byte, most int) (int, error) {
-	size := 1 << bits.Len(uint(most)) // > most
-	marks := reflect.New(reflect.ArrayOf(size, reflect.TypeFor[mark]())).Elem()
-	if err := json.Unmarshal(b, marks.Addr().Interface()); err != nil {
-		return 0, err
-	}
-	return sort.Search(size, func(i int) bool { return !marks.Index(i).Bool() }), nil
-}
+// shortList is the longest array decodeList decodes before it knows its
+// length: 21,845 empty elements at most, a few MB once decoded.
+const shortList = 64 << 10
 
 // skipped is a JSON value of any kind, not kept.
 type skipped struct{}
 
 func (*skipped) UnmarshalJSON([]byte) error { return nil }
-
-// mark records that a JSON value was there.
-type mark bool
-
-func (m *mark) UnmarshalJSON([]byte) error { *m = true; return nil }
-
-// streamCounted is countedList of the value dec stands before, which is
-// at most maxStreamedBody bytes.
-func streamCounted[T any](dec *json.Decoder, allowed func(size int) int, unit string) ([]T, error) {
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, err
-	}
-	return countedList[T](raw, allowed, unit)
-}
-
-// jsonKind names the JSON type of a token, as encoding/json's errors do.
-func jsonKind(tok json.Token) string {
-	switch tok.(type) {
-	case json.Delim:
-		return "object"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	}
-	return "number"
-}
-
-// streamedList is a list field that decodeStreamed reads from the answer's
-// decoder.
-type streamedList interface{ streamFrom(dec *json.Decoder) error }
-
-// maxStreamedBody is the largest answer decodeStreamed reads (a page of
-// analytics rows is some tens of KB): the decoder holds a whole member's
-// value in a buffer of its own, up to twice as large, which past this size
-// would cost more than the scans it saves. A larger answer is decoded by
-// json.Unmarshal, its lists bounded all the same.
-const maxStreamedBody = 1 << 20
-
-// streamedFields holds, for each wire type decodeStreamed reads, its
-// fields by JSON name; nil for a type it leaves to json.Unmarshal: one
-// without a list at its top level, or with an embedded field.
-var streamedFields sync.Map // reflect.Type -> map[string]int
-
-func streamedFieldsOf(t reflect.Type) map[string]int {
-	if f, ok := streamedFields.Load(t); ok {
-		return f.(map[string]int)
-	}
-	fields, lists := map[string]int{}, 0
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case f.Anonymous:
-			fields = nil // json.Unmarshal knows how to fill one
-		case fields == nil, !f.IsExported() || name == "-":
-		default:
-			fields[cmp.Or(name, f.Name)] = i
-			if reflect.PointerTo(f.Type).Implements(reflect.TypeFor[streamedList]()) {
-				lists++
-			}
-		}
-	}
-	if lists == 0 {
-		fields = nil // nothing to stream
-	}
-	streamedFields.Store(t, fields)
-	return fields
-}
-
-// decodeStreamed decodes body into v, a pointer to a wire struct with list
-// fields at its top level (a page and its rows, a thread and its
-// messages), as json.Unmarshal would, but from one json.Decoder that
-// reads each member into its field as it comes, and a list one element at
-// a time: each element is then scanned twice, as json.Unmarshal scans it,
-// where json.Unmarshal into a list, a type with an UnmarshalJSON, would
-// check and skip it before the method read it again (a walk of small rows
-// cost half as much again). Names match as json.Unmarshal matches them:
-// exactly, else ignoring case. It reports false, and does nothing, when v
-// is not such a type, body is not an object, or body is larger than
-// maxStreamedBody.
-func decodeStreamed(body []byte, v any) (bool, error) {
-	rv := reflect.ValueOf(v).Elem()
-	if rv.Kind() != reflect.Struct || len(body) > maxStreamedBody {
-		return false, nil
-	}
-	fields := streamedFieldsOf(rv.Type())
-	if fields == nil {
-		return false, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return false, nil
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return true, err
-		}
-		var into any = new(skipped) // a member of no field
-		if i, ok := fieldNamed(fields, tok.(string)); ok {
-			into = rv.Field(i).Addr().Interface()
-		}
-		if l, ok := into.(streamedList); ok {
-			err = l.streamFrom(dec)
-		} else {
-			err = dec.Decode(into)
-		}
-		if err != nil {
-			return true, err
-		}
-	}
-	if _, err := dec.Token(); err != nil { // the }
-		return true, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return true, &json.SyntaxError{Offset: dec.InputOffset()} // more than one value
-	}
-	return true, nil
-}
-
-// fieldNamed finds the field of a JSON member as json.Unmarshal does: by
-// its exact name, else by one that differs only in case.
-func fieldNamed(fields map[string]int, key string) (int, bool) {
-	if i, ok := fields[key]; ok {
-		return i, true
-	}
-	for name, i := range fields {
-		if strings.EqualFold(name, key) {
-			return i, true
-		}
-	}
-	return 0, false
-}
 
 // fieldCheck collects the first missing required field of an answer.
 type fieldCheck struct{ err error }

@@ -614,11 +614,7 @@ func decodeJSON(body []byte, v any) error {
 	if skipSpace(body, 0) == len(body) {
 		return errors.New("empty body")
 	}
-	handled, err := decodeStreamed(body, v)
-	if !handled {
-		err = json.Unmarshal(body, v)
-	}
-	if err != nil {
+	if err := json.Unmarshal(body, v); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) && syntax.Offset >= int64(len(body)) {
 			return errors.New("body ends early")

@@ -53,34 +53,6 @@ func (e *stallError) Unwrap() error   { return os.ErrDeadlineExceeded }
 type stallGuard struct {
 	next http.RoundTripper // nil: http.DefaultTransport
 	idle time.Duration
-	// timers are stallTimers to reuse: a timer and its function cost three
-	// allocations, a fifth of a call to a fast server.
-	timers sync.Pool
-}
-
-// stallTimer is a timer whose function checks the request it watches.
-// Only a timer known to be stopped before it fired goes back to the pool
-// (Stop reports true only for a timer it stopped while still pending), so
-// a late firing never reaches the next request.
-type stallTimer struct {
-	t *time.Timer
-	w atomic.Pointer[stallWatch]
-}
-
-// timer returns a stopped stallTimer watching w.
-func (g *stallGuard) timer(w *stallWatch) *stallTimer {
-	st, _ := g.timers.Get().(*stallTimer)
-	if st == nil {
-		st = &stallTimer{}
-		st.t = time.AfterFunc(time.Hour, func() {
-			if w := st.w.Load(); w != nil {
-				w.check(st)
-			}
-		})
-		st.t.Stop()
-	}
-	st.w.Store(w)
-	return st
 }
 
 func (g *stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -92,16 +64,17 @@ func (g *stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 		return next.RoundTrip(req) // the context ends the request before a stall could
 	}
 	ctx, cancel := context.WithCancel(req.Context())
-	w := &stallWatch{g: g, cancel: cancel}
-	// One timer for the request, armed once: while it waits for the
-	// headers, firing cuts the request off; after, it looks at how long
-	// the read in progress has waited (reads only stamp the time, which
-	// costs far less than arming a timer for each), and sleeps again until
-	// that read would have waited the stall timeout. Cutting off cancels
-	// the request, which ends a transport's wait, and closes the body,
-	// which ends a read on a transport that ignores the context.
-	w.st = g.timer(w)
-	w.st.t.Reset(g.idle)
+	w := &stallWatch{idle: g.idle, cancel: cancel}
+	// One timer for the request: while it waits for the headers, firing
+	// cuts the request off; after, it looks at how long the read in
+	// progress has waited (reads only stamp the time, which costs far less
+	// than arming a timer for each), and sleeps again until that read
+	// would have waited the stall timeout. Cutting off cancels the
+	// request, which ends a transport's wait, and closes the body, which
+	// ends a read on a transport that ignores the context.
+	w.mu.Lock()
+	w.timer = time.AfterFunc(g.idle, w.check)
+	w.mu.Unlock()
 	resp, err := next.RoundTrip(req.WithContext(ctx))
 	w.mu.Lock()
 	stalled := w.stalled
@@ -111,8 +84,9 @@ func (g *stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = w
 		return resp, nil
 	}
+	w.closed = true
 	w.mu.Unlock()
-	w.release()
+	w.timer.Stop()
 	cancel()
 	if stalled {
 		// Stalled before the headers: whatever the transport says, that
@@ -143,15 +117,16 @@ func (g *stallGuard) CloseIdleConnections() {
 // the timer's check on a third: mu orders the check against the end of
 // the headers' wait and against Close.
 type stallWatch struct {
-	g      *stallGuard
+	idle   time.Duration
 	cancel context.CancelFunc
 	// waiting is when the read in progress began to wait (nanoseconds
 	// since stallEpoch, plus one), 0 while no read waits.
 	waiting atomic.Int64
 
 	mu      sync.Mutex
+	timer   *time.Timer
 	body    io.ReadCloser // nil while the headers are awaited
-	st      *stallTimer   // nil once closed
+	closed  bool          // the timer is stopped for good
 	stalled bool          // cut off: the request and the body are ended
 }
 
@@ -163,19 +138,19 @@ func stallClock() int64 { return int64(time.Since(stallEpoch)) + 1 }
 // check runs when the timer expires: it cuts off a request still waiting
 // for its headers, or a body whose read has waited the stall timeout, and
 // otherwise sleeps until the read in progress (or the next) could.
-func (w *stallWatch) check(st *stallTimer) {
+func (w *stallWatch) check() {
 	w.mu.Lock()
-	if w.st != st || w.stalled {
+	if w.closed || w.stalled {
 		w.mu.Unlock()
-		return // closed
+		return
 	}
-	wait := w.g.idle
+	wait := w.idle
 	if w.body != nil {
 		if since := w.waiting.Load(); since != 0 {
 			wait -= time.Duration(stallClock() - since)
 		}
 		if wait > 0 {
-			st.t.Reset(wait)
+			w.timer.Reset(wait)
 			w.mu.Unlock()
 			return
 		}
@@ -200,29 +175,19 @@ func (w *stallWatch) Read(p []byte) (int, error) {
 		stalled := w.stalled
 		w.mu.Unlock()
 		if stalled {
-			return n, &stallError{w.g.idle}
+			return n, &stallError{w.idle}
 		}
 	}
 	return n, err
 }
 
-// release stops the timer, keeping it for another request if it was
-// stopped before it fired.
-func (w *stallWatch) release() {
-	w.mu.Lock()
-	st := w.st
-	w.st = nil
-	w.mu.Unlock()
-	if st != nil && st.t.Stop() {
-		st.w.Store(nil)
-		w.g.timers.Put(st)
-	}
-}
-
 // Close closes the body, stops the timer and releases the request's
 // context. It may run more than once, and beside a Read.
 func (w *stallWatch) Close() error {
-	w.release()
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	w.timer.Stop()
 	err := w.body.Close()
 	w.cancel()
 	return err

@@ -179,69 +179,69 @@ func (s *Server) seedEvents() error {
 }
 
 // The analytics routes are thin: validate the query, let the project's
-// event store compute the answer into a pooled buffer, map a refusal to
-// the error body. Everything route-specific lives in internal/analytics.
+// event store compute the answer, map a refusal to the error body.
+// Everything route-specific lives in internal/analytics.
 
 func (s *Server) visitors(c *call) reply {
-	return c.analyticsPage(&analytics.VisitorsSpec, func(b []byte, q *analytics.Query) ([]byte, error) {
-		return c.project.events.Visits.Visitors(b, q), nil
+	return c.analyticsPage(&analytics.VisitorsSpec, func(q *analytics.Query) (any, error) {
+		return c.project.events.Visits.Visitors(q), nil
 	})
 }
 
 func (s *Server) views(c *call) reply {
-	return c.analyticsPage(&analytics.ViewsSpec, func(b []byte, q *analytics.Query) ([]byte, error) {
-		return c.project.events.Visits.Views(b, q), nil
+	return c.analyticsPage(&analytics.ViewsSpec, func(q *analytics.Query) (any, error) {
+		return c.project.events.Visits.Views(q), nil
 	})
 }
 
 func (s *Server) searches(c *call) reply {
-	return c.analyticsPage(&analytics.SearchesSpec, c.project.events.Searches)
+	return c.analyticsPage(&analytics.SearchesSpec, func(q *analytics.Query) (any, error) {
+		return c.project.events.Searches(q)
+	})
 }
 
 func (s *Server) feedback(c *call) reply {
-	return c.analyticsPage(&analytics.FeedbackSpec, c.project.events.Feedback)
+	return c.analyticsPage(&analytics.FeedbackSpec, func(q *analytics.Query) (any, error) {
+		return c.project.events.Feedback(q)
+	})
 }
 
 func (s *Server) feedbackByPage(c *call) reply {
-	return c.analyticsPage(&analytics.FeedbackByPageSpec, func(b []byte, q *analytics.Query) ([]byte, error) {
-		return c.project.events.FeedbackByPage(b, q), nil
+	return c.analyticsPage(&analytics.FeedbackByPageSpec, func(q *analytics.Query) (any, error) {
+		return c.project.events.FeedbackByPage(q), nil
 	})
 }
 
 func (s *Server) conversations(c *call) reply {
-	return c.analyticsPage(&analytics.ConversationsSpec, c.project.events.Conversations)
+	return c.analyticsPage(&analytics.ConversationsSpec, func(q *analytics.Query) (any, error) {
+		return c.project.events.Conversations(q)
+	})
 }
 
 func (s *Server) callerStats(c *call) reply {
-	return c.analyticsPage(&analytics.CallerStatsSpec, func(b []byte, q *analytics.Query) ([]byte, error) {
-		return c.project.events.CallerStats(b, q), nil
+	return c.analyticsPage(&analytics.CallerStatsSpec, func(q *analytics.Query) (any, error) {
+		return c.project.events.CallerStats(q), nil
 	})
 }
 
 func (s *Server) thread(c *call) reply {
-	return c.answer(func(b []byte) ([]byte, error) {
-		return c.project.events.Thread(b, c.r.PathValue("threadId"))
-	})
+	return analyticsAnswer(c.project.events.Thread(c.r.PathValue("threadId")))
 }
 
-func (c *call) analyticsPage(spec *analytics.Spec, compute func([]byte, *analytics.Query) ([]byte, error)) reply {
+func (c *call) analyticsPage(spec *analytics.Spec, compute func(*analytics.Query) (any, error)) reply {
 	q, err := analytics.ParseQuery(spec, c.r.URL.RawQuery)
 	if err != nil {
 		return analyticsError(err)
 	}
-	return c.answer(func(b []byte) ([]byte, error) { return compute(b, &q) })
+	return analyticsAnswer(compute(&q))
 }
 
-// answer runs compute on a pooled buffer.
-func (c *call) answer(compute func([]byte) ([]byte, error)) reply {
-	buf := getBuf()
-	body, err := compute(*buf)
+// analyticsAnswer writes an answer, or its refusal.
+func analyticsAnswer(answer any, err error) reply {
 	if err != nil {
-		putBuf(buf)
 		return analyticsError(err)
 	}
-	*buf = body
-	return reply{status: http.StatusOK, body: body, buf: buf}
+	return jsonReply(http.StatusOK, mustJSON(answer))
 }
 
 func analyticsError(err error) reply {

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
@@ -170,7 +169,7 @@ func (s *Server) storageEntry(r *http.Request) journal.Entry {
 		Query:     q.Encode(),
 		Route:     RouteBundleDownload,
 		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
-		Auth:      redact.Authorization(r.Header["Authorization"]),
+		Auth:      journal.Authorization(r.Header["Authorization"]),
 	}
 }
 

@@ -60,9 +60,7 @@ func (s *Server) indexContents(c *call) reply {
 // body is the vendor's text alone; which rule failed goes to no one (the
 // schema allows no other member).
 func answerIndex[Req any](c *call, answer func(Req) (any, error)) reply {
-	buf := getBuf()
-	defer putBuf(buf)
-	body, rep, ok := readObject(c, buf, "")
+	body, rep, ok := readObject(c, "")
 	if !ok {
 		return rep
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/docsagent/mintlify-go/mockserver/internal/jobs"
@@ -194,9 +193,7 @@ func jobNotFound() reply {
 }
 
 func jobReply(status int, j *jobs.Job, now time.Time) reply {
-	buf := getBuf()
-	*buf = appendJob(*buf, j, now)
-	return reply{status: status, body: *buf, buf: buf}
+	return jsonReply(status, mustJSON(jobAnswerOf(j, now)))
 }
 
 func snapshot(j *jobs.Job, now time.Time) Job {
@@ -227,36 +224,31 @@ func snapshot(j *jobs.Job, now time.Time) Job {
 // apiTime is the service's timestamp format: RFC 3339 in UTC, milliseconds.
 const apiTime = "2006-01-02T15:04:05.000Z07:00"
 
-// appendJob writes the job as the API shows it.
-func appendJob(b []byte, j *jobs.Job, now time.Time) []byte {
+// jobAnswer is a job as the API shows it.
+type jobAnswer struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Source struct {
+		Repository string `json:"repository"`
+		Ref        string `json:"ref"`
+	} `json:"source"`
+	Model      string  `json:"model"`
+	PRLink     *string `json:"prLink"`
+	CreatedAt  string  `json:"createdAt"`
+	ArchivedAt *string `json:"archivedAt"`
+}
+
+func jobAnswerOf(j *jobs.Job, now time.Time) jobAnswer {
 	status, pr := j.View(now)
-	b = append(b, `{"id":`...)
-	b = appendJSONString(b, j.ID)
-	b = append(b, `,"status":"`...)
-	b = append(b, status...)
-	b = append(b, `","source":{"repository":`...)
-	b = appendJSONString(b, j.Repo)
-	b = append(b, `,"ref":`...)
-	b = appendJSONString(b, j.Ref)
-	b = append(b, `},"model":"`+jobs.Model+`","prLink":`...)
+	a := jobAnswer{ID: j.ID, Status: string(status), Model: jobs.Model, CreatedAt: j.CreatedAt.UTC().Format(apiTime)}
+	a.Source.Repository, a.Source.Ref = j.Repo, j.Ref
 	if pr {
-		b = append(b, '"')
-		b = append(b, j.Repo...)
-		b = append(b, "/pull/"...)
-		b = strconv.AppendInt(b, int64(j.PRNumber), 10)
-		b = append(b, '"')
-	} else {
-		b = append(b, "null"...)
+		link := j.PRLink()
+		a.PRLink = &link
 	}
-	b = append(b, `,"createdAt":"`...)
-	b = j.CreatedAt.UTC().AppendFormat(b, apiTime)
-	b = append(b, `","archivedAt":`...)
-	if !j.Archived {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '"')
-		b = j.ArchivedAt.UTC().AppendFormat(b, apiTime)
-		b = append(b, '"')
+	if j.Archived {
+		at := j.ArchivedAt.UTC().Format(apiTime)
+		a.ArchivedAt = &at
 	}
-	return append(b, '}')
+	return a
 }

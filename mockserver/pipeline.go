@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/mockserver/internal/access"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 	"github.com/docsagent/mintlify-go/mockserver/internal/ratelimit"
@@ -40,7 +39,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		Query:     r.URL.RawQuery,
 		Route:     rt.name,
 		RequestID: "req_" + strconv.FormatUint(s.requestSeq.Add(1), 10),
-		Auth:      redact.Authorization(r.Header["Authorization"]),
+		Auth:      journal.Authorization(r.Header["Authorization"]),
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
 	family := apiOf(rt, r.URL.Path)
@@ -76,7 +75,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		e.Processed, e.EndpointStatus = true, rep.status
 		switch f.Kind {
 		case FaultStatus: // AfterProcessing: the client gets the fault, the journal keeps both
-			rep.release()
 			rep = injectedStatus(f)
 		case FaultStatusValue:
 			rep = withStatusValue(rep, f.Value)
@@ -86,7 +84,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	e.Status = rep.status
 	s.record(&e, started)
 	s.deliver(w, r, rep, f)
-	rep.release()
 }
 
 func (s *Server) process(w http.ResponseWriter, r *http.Request, rt *route, now time.Time, forced Outcome) reply {
@@ -365,9 +362,7 @@ const maxBodyBytes = 1 << 20
 // through http.MaxBytesReader, so an oversized body costs at most the
 // limit. whenEmpty, if set, is the detail for an empty body.
 func readBody(c *call, v any, whenEmpty string) (reply, bool) {
-	buf := getBuf()
-	defer putBuf(buf)
-	body, rep, ok := readObject(c, buf, whenEmpty)
+	body, rep, ok := readObject(c, whenEmpty)
 	if !ok {
 		return rep, false
 	}
@@ -379,15 +374,14 @@ func readBody(c *call, v any, whenEmpty string) (reply, bool) {
 	return reply{}, true
 }
 
-// readObject reads a body that must be a JSON object into *buf, bounded
-// like every API body (through http.MaxBytesReader, so an oversized body
-// costs at most the limit), and returns it undecoded.
-func readObject(c *call, buf *[]byte, whenEmpty string) ([]byte, reply, bool) {
+// readObject reads a body that must be a JSON object, bounded like every
+// API body (through http.MaxBytesReader, so an oversized body costs at
+// most the limit), and returns it undecoded.
+func readObject(c *call, whenEmpty string) ([]byte, reply, bool) {
 	if c.r.ContentLength > maxBodyBytes {
 		return nil, tooLarge(), false
 	}
-	body, err := reqbody.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes), *buf)
-	*buf = body
+	body, err := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {

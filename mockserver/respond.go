@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 
-	"github.com/docsagent/mintlify-go/internal/redact"
-	"github.com/docsagent/mintlify-go/mockserver/internal/analytics"
 	"github.com/docsagent/mintlify-go/mockserver/internal/index"
 	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 )
@@ -18,9 +15,8 @@ import (
 type reply struct {
 	status     int
 	body       []byte
-	retryAfter string  // the Retry-After header ("0" is a valid value); "" sends none
-	html       bool    // body is text/html rather than JSON
-	buf        *[]byte // pooled storage behind body, recycled once written
+	retryAfter string // the Retry-After header ("0" is a valid value); "" sends none
+	html       bool   // body is text/html rather than JSON
 
 	// An error's message and details, which restyle writes again in the
 	// body of the assistant or Index API; "" for other replies.
@@ -40,31 +36,25 @@ var (
 	versionValue    = []string{Version}
 )
 
-var bufPool = sync.Pool{New: func() any {
-	b := make([]byte, 0, 2048)
-	return &b
-}}
-
-func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
-
-func putBuf(b *[]byte) {
-	if b == nil || cap(*b) > 1<<20 {
-		return // let outsized buffers go rather than pin them
-	}
-	*b = (*b)[:0]
-	bufPool.Put(b)
-}
-
-func (r *reply) release() {
-	putBuf(r.buf)
-	r.buf = nil
-}
-
 // errorReply builds the service's error body:
 // {"error": "...", "details": [{"message": "..."}]}. Every error the mock
 // answers goes through here so the format cannot drift between endpoints.
 func errorReply(status int, message string, details ...string) reply {
-	return reply{status: status, body: appendError(nil, message, details), message: message, details: details}
+	body := errorBody{Error: message}
+	for _, d := range details {
+		body.Details = append(body.Details, errorDetail{journal.Clip(journal.AnyKey(d), maxDetail)})
+	}
+	return reply{status: status, body: mustJSON(body), message: message, details: details}
+}
+
+// errorBody is the admin API's error.
+type errorBody struct {
+	Error   string        `json:"error"`
+	Details []errorDetail `json:"details,omitempty"`
+}
+
+type errorDetail struct {
+	Message string `json:"message"`
 }
 
 // restyle writes an error reply again in the body of the route's API: the
@@ -76,21 +66,22 @@ func restyle(family apiFamily, rep reply) reply {
 	if family == adminAPI || rep.message == "" {
 		return rep
 	}
-	b := make([]byte, 0, 64+len(rep.body))
+	var body any
 	switch family {
 	case assistantAPI:
 		text := rep.message
 		if len(rep.details) > 0 {
 			text += ": " + strings.Join(rep.details, "; ")
 		}
-		b = append(b, `{"message":`...)
-		b = appendJSONString(b, journal.Clip(redact.AnyKey(text), maxDetail))
+		body = struct {
+			Message string `json:"message"`
+		}{journal.Clip(journal.AnyKey(text), maxDetail)}
 	case indexAPI:
-		b = append(b, `{"error":`...)
-		b = appendJSONString(b, indexMessage(rep.status, rep.message))
+		body = struct {
+			Error string `json:"error"`
+		}{indexMessage(rep.status, rep.message)}
 	}
-	rep.release()
-	return reply{status: rep.status, body: append(b, '}'), retryAfter: rep.retryAfter}
+	return reply{status: rep.status, body: mustJSON(body), retryAfter: rep.retryAfter}
 }
 
 // indexMessage is the Index API's text for an error: the vendor's own for
@@ -110,32 +101,10 @@ func indexMessage(status int, message string) string {
 	return message
 }
 
-func appendError(b []byte, message string, details []string) []byte {
-	b = append(b, `{"error":`...)
-	b = appendJSONString(b, message)
-	if len(details) > 0 {
-		b = append(b, `,"details":[`...)
-		for i, d := range details {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"message":`...)
-			b = appendJSONString(b, journal.Clip(redact.AnyKey(d), maxDetail))
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	return append(b, '}')
-}
-
-// appendJSONString appends s as a JSON string; one encoder serves the
-// jobs, the errors and the analytics answers.
-func appendJSONString(b []byte, s string) []byte { return analytics.AppendString(b, s) }
-
 // A hostile or careless client puts its key where no key belongs: in the
 // query string, in the path, as the method, as the scheme of its
 // Authorization header. The journal, the logs and the error details repeat
-// what the client sent, so all of them pass through redact.AnyKey first;
+// what the client sent, so all of them pass through journal.AnyKey first;
 // and they repeat at most maxEcho bytes of any one value, so a megabyte
 // path is not sent back as a megabyte of error.
 

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/docsagent/mintlify-go/internal/redact"
+	"github.com/docsagent/mintlify-go/mockserver/internal/journal"
 )
 
 // KeyPrefix marks the service's admin keys; any other key is refused before
@@ -351,5 +351,5 @@ func CheckForm(key string) error {
 // public prefix of its kind, or nothing of it at all. Configuration
 // errors are printed and logged, where the key must not be.
 func RedactKey(key string) string {
-	return redact.Prefixed(key, AssistantKeyPrefix, IndexKeyPrefix, KeyPrefix)
+	return journal.Prefixed(key, AssistantKeyPrefix, IndexKeyPrefix, KeyPrefix)
 }

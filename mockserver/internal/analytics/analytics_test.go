@@ -74,10 +74,11 @@ func TestSearchesByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	q, _ := ParseQuery(&SearchesSpec, "dateFrom=2025-03-01")
-	body, qerr := st.Searches(nil, &q)
+	page, qerr := st.Searches(&q)
 	if qerr != nil {
 		t.Fatal(qerr)
 	}
+	body := encode(t, page)
 	want := `{"searches":[` +
 		`{"searchQuery":"b","hits":4,"ctr":0.75,"topClickedPage":"/y","lastSearchedAt":"2025-03-01T03:00:00.000Z"},` +
 		`{"searchQuery":"a","hits":2,"ctr":1,"topClickedPage":"/x","lastSearchedAt":"2025-03-01T05:00:00.000Z"}` +
@@ -107,4 +108,14 @@ func TestParseQueryBoundsItsDetails(t *testing.T) {
 	if want := "... and 9981 more problems"; e.Details[maxProblems] != want {
 		t.Errorf("last detail %q, want %q", e.Details[maxProblems], want)
 	}
+}
+
+// encode is v as the server writes it.
+func encode(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

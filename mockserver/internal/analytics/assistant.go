@@ -186,13 +186,13 @@ func sameKey(before []Turn, turn *Turn) bool {
 	return false
 }
 
-// Conversations appends the conversations page for q: one row per turn,
+// Conversations is the conversations page for q: one row per turn,
 // newest first (by time, then user message ID, both descending), each
 // carrying its thread's ID. The cursor is the user message ID of the
 // page's last turn: a keyset position, so turns that arrive during a walk
 // never shift it.
-func (st *Store) Conversations(dst []byte, q *Query) ([]byte, error) {
-	var out []byte
+func (st *Store) Conversations(q *Query) (*ConversationsPage, error) {
+	var out *ConversationsPage
 	var err *Error
 	st.read(func(e *events, _ uint64) {
 		turns := e.threads.turns
@@ -218,18 +218,15 @@ func (st *Store) Conversations(dst []byte, q *Query) ([]byte, error) {
 		if hasMore {
 			page = page[:q.Limit]
 		}
-		b := append(dst, `{"conversations":[`...)
+		out = &ConversationsPage{Conversations: make([]Conversation, len(page))}
 		for i, ref := range page {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendConversation(b, ref.thread, &ref.thread.Turns[ref.turn])
+			out.Conversations[i] = conversationOf(ref.thread, &ref.thread.Turns[ref.turn])
 		}
 		var cursor string
 		if hasMore {
 			cursor = page[len(page)-1].msg
 		}
-		out = appendKeysetEnd(b, cursor, hasMore)
+		out.keysetEnd = endAt(cursor, hasMore)
 	})
 	if err != nil {
 		return nil, err
@@ -237,65 +234,51 @@ func (st *Store) Conversations(dst []byte, q *Query) ([]byte, error) {
 	return out, nil
 }
 
-func appendConversation(b []byte, t *Thread, turn *Turn) []byte {
-	b = append(b, `{"id":`...)
-	b = AppendString(b, t.ID)
-	b = append(b, `,"timestamp":`...)
-	b = appendTime(b, turn.Time.UnixNano())
-	b = append(b, `,"query":`...)
-	b = AppendString(b, turn.Query)
-	b = append(b, `,"response":`...)
-	b = AppendString(b, turn.Response)
-	b = append(b, `,"responseType":`...)
-	b = AppendString(b, turn.ResponseType)
-	b = append(b, `,"sources":[`...)
-	for i, s := range turn.Sources {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"title":`...)
-		b = AppendString(b, s.Title)
-		b = append(b, `,"url":`...)
-		b = AppendString(b, s.URL)
-		b = append(b, '}')
-	}
-	b = append(b, `],"resolutionStatus":`...)
-	b = AppendString(b, turn.ResolutionStatus)
-	b = append(b, `,"queryCategory":`...)
-	b = appendNullable(b, turn.QueryCategory)
-	b = append(b, `,"pageUrl":`...)
-	b = appendNullable(b, turn.PageURL)
-	return append(b, '}')
+// ConversationsPage is the answer of the conversations route.
+type ConversationsPage struct {
+	Conversations []Conversation `json:"conversations"`
+	keysetEnd
 }
 
-// Thread appends the transcript of thread id: for each turn the user's
-// message then the assistant's. createdAt is the first query's time.
-func (st *Store) Thread(dst []byte, id string) ([]byte, error) {
+// Conversation is a row of the conversations route: one turn.
+type Conversation struct {
+	ID               string       `json:"id"`
+	Timestamp        string       `json:"timestamp"`
+	Query            string       `json:"query"`
+	Response         string       `json:"response"`
+	ResponseType     string       `json:"responseType"`
+	Sources          []TurnSource `json:"sources"`
+	ResolutionStatus string       `json:"resolutionStatus"`
+	QueryCategory    *string      `json:"queryCategory"`
+	PageURL          *string      `json:"pageUrl"`
+}
+
+func conversationOf(t *Thread, turn *Turn) Conversation {
+	return Conversation{ID: t.ID, Timestamp: timeText(turn.Time.UnixNano()), Query: turn.Query, Response: turn.Response,
+		ResponseType: turn.ResponseType, Sources: append([]TurnSource{}, turn.Sources...),
+		ResolutionStatus: turn.ResolutionStatus, QueryCategory: nullable(turn.QueryCategory), PageURL: nullable(turn.PageURL)}
+}
+
+// Thread is the transcript of thread id: for each turn the user's message
+// then the assistant's. createdAt is the first query's time.
+func (st *Store) Thread(id string) (*ThreadAnswer, error) {
 	if !ValidULID(id) {
 		return nil, &Error{Message: "Invalid thread ID",
 			Details: []string{"threadId: must be a ULID (26 characters of Crockford base32), got " + quoteShort(id)}}
 	}
-	var out []byte
+	var out *ThreadAnswer
 	st.read(func(e *events, _ uint64) {
 		t := e.threads.byID[strings.ToUpper(id)]
 		if t == nil {
 			return
 		}
-		b := append(dst, `{"threadId":`...)
-		b = AppendString(b, t.ID)
-		b = append(b, `,"createdAt":`...)
-		b = appendTime(b, t.Turns[0].Time.UnixNano())
-		b = append(b, `,"messages":[`...)
+		out = &ThreadAnswer{ThreadID: t.ID, CreatedAt: timeText(t.Turns[0].Time.UnixNano()), Messages: make([]Message, 0, 2*len(t.Turns))}
 		for i := range t.Turns {
 			turn := &t.Turns[i]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendMessage(b, turn.UserMessageID, "user", turn.Query, turn.Time)
-			b = append(b, ',')
-			b = appendMessage(b, turn.AssistantMessageID, "assistant", turn.Response, turn.AnsweredAt)
+			out.Messages = append(out.Messages,
+				Message{turn.UserMessageID, "user", turn.Query, timeText(turn.Time.UnixNano())},
+				Message{turn.AssistantMessageID, "assistant", turn.Response, timeText(turn.AnsweredAt.UnixNano())})
 		}
-		out = append(b, "]}"...)
 	})
 	if out == nil {
 		return nil, &Error{NotFound: true, Message: "Thread not found"}
@@ -303,43 +286,47 @@ func (st *Store) Thread(dst []byte, id string) ([]byte, error) {
 	return out, nil
 }
 
-func appendMessage(b []byte, id, role, content string, at time.Time) []byte {
-	b = append(b, `{"id":`...)
-	b = AppendString(b, id)
-	b = append(b, `,"role":"`...)
-	b = append(b, role...)
-	b = append(b, `","content":`...)
-	b = AppendString(b, content)
-	b = append(b, `,"createdAt":`...)
-	b = appendTime(b, at.UnixNano())
-	return append(b, '}')
+// ThreadAnswer is the answer of the thread route.
+type ThreadAnswer struct {
+	ThreadID  string    `json:"threadId"`
+	CreatedAt string    `json:"createdAt"`
+	Messages  []Message `json:"messages"`
 }
 
-// CallerStats appends the number of assistant queries (turns) in q's window
-// by their thread's caller, and their total.
-func (st *Store) CallerStats(dst []byte, q *Query) []byte {
-	var web, api, other int
+// Message is a message of a thread.
+type Message struct {
+	ID        string `json:"id"`
+	Role      string `json:"role"`
+	Content   string `json:"content"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// CallerStats is the answer of the caller stats route.
+type CallerStats struct {
+	Web   int `json:"web"`
+	API   int `json:"api"`
+	Other int `json:"other"`
+	Total int `json:"total"`
+}
+
+// CallerStats counts the assistant queries (turns) in q's window by their
+// thread's caller, and their total.
+func (st *Store) CallerStats(q *Query) CallerStats {
+	var c CallerStats
 	st.read(func(e *events, _ uint64) {
 		turns := e.threads.turns
 		lo, _ := slices.BinarySearchFunc(turns, q.From, func(t turnRef, from int64) int { return cmpInt64(t.at, from) })
 		for i := lo; i < len(turns) && turns[i].at < q.To; i++ {
 			switch turns[i].thread.Caller {
 			case CallerWeb:
-				web++
+				c.Web++
 			case CallerAPI:
-				api++
+				c.API++
 			default:
-				other++
+				c.Other++
 			}
 		}
 	})
-	b := append(dst, `{"web":`...)
-	b = AppendInt(b, web)
-	b = append(b, `,"api":`...)
-	b = AppendInt(b, api)
-	b = append(b, `,"other":`...)
-	b = AppendInt(b, other)
-	b = append(b, `,"total":`...)
-	b = AppendInt(b, web+api+other)
-	return append(b, '}')
+	c.Total = c.Web + c.API + c.Other
+	return c
 }

@@ -16,6 +16,7 @@
 //     events arrive;
 //   - synthetic.go: the deterministic data set behind -seed.
 //
-// Answers are JSON bodies appended to a caller's buffer; a refused request
-// is an [*Error] carrying the status and one detail per problem.
+// Answers are Go values that the server writes with encoding/json; a
+// refused request is an [*Error] carrying the status and one detail per
+// problem.
 package analytics

@@ -93,12 +93,12 @@ func (q *Query) matches(f *Feedback) bool {
 	return q.inWindow(at) && (q.Source == "" || q.Source == f.Source) && q.Statuses.has(f.Status)
 }
 
-// Feedback appends the feedback page for q: entries newest first (by
+// Feedback is the feedback page for q: entries newest first (by
 // createdAt, then id, both descending). The cursor is the keyset position
 // of the page's last entry, so entries that arrive during a walk never
 // shift it: no entry is repeated or skipped.
-func (st *Store) Feedback(dst []byte, q *Query) ([]byte, error) {
-	var out []byte
+func (st *Store) Feedback(q *Query) (*FeedbackPage, error) {
+	var out *FeedbackPage
 	var err *Error
 	st.read(func(e *events, _ uint64) {
 		list := e.feedback.entries
@@ -138,12 +138,9 @@ func (st *Store) Feedback(dst []byte, q *Query) ([]byte, error) {
 		if hasMore {
 			page = page[:q.Limit]
 		}
-		b := append(dst, `{"feedback":[`...)
+		out = &FeedbackPage{Feedback: make([]any, len(page))}
 		for i, f := range page {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendFeedback(b, f)
+			out.Feedback[i] = feedbackEntry(f)
 		}
 		var cursor string
 		if hasMore {
@@ -151,7 +148,7 @@ func (st *Store) Feedback(dst []byte, q *Query) ([]byte, error) {
 			pos := binary.BigEndian.AppendUint64(nil, uint64(last.CreatedAt.UnixNano()))
 			cursor = st.signer.seal(q.binding(st.project), append(pos, last.ID...))
 		}
-		out = appendKeysetEnd(b, cursor, hasMore)
+		out.keysetEnd = endAt(cursor, hasMore)
 	})
 	if err != nil {
 		return nil, err
@@ -159,59 +156,76 @@ func (st *Store) Feedback(dst []byte, q *Query) ([]byte, error) {
 	return out, nil
 }
 
-// appendFeedback writes an entry in its source's shape.
-func appendFeedback(b []byte, f *Feedback) []byte {
-	b = append(b, `{"id":`...)
-	b = AppendString(b, f.ID)
-	b = append(b, `,"path":`...)
-	b = AppendString(b, f.Path)
-	b = append(b, `,"comment":`...)
-	b = appendNullable(b, f.Comment)
-	b = append(b, `,"createdAt":`...)
-	b = appendTime(b, f.CreatedAt.UnixNano())
-	b = append(b, `,"source":`...)
-	b = AppendString(b, string(f.Source))
-	b = append(b, `,"status":`...)
-	b = AppendString(b, string(f.Status))
+// FeedbackPage is the answer of the feedback route.
+type FeedbackPage struct {
+	Feedback []any `json:"feedback"` // each entry in its source's shape
+	keysetEnd
+}
+
+// The shapes of a feedback entry: the members every source has, and those
+// of contextual and code snippet feedback.
+type (
+	feedbackCommon struct {
+		ID        string  `json:"id"`
+		Path      string  `json:"path"`
+		Comment   *string `json:"comment"`
+		CreatedAt string  `json:"createdAt"`
+		Source    Source  `json:"source"`
+		Status    Status  `json:"status"`
+	}
+	contextualFeedback struct {
+		feedbackCommon
+		Helpful bool    `json:"helpful"`
+		Contact *string `json:"contact"`
+	}
+	codeFeedback struct {
+		feedbackCommon
+		Code     string  `json:"code"`
+		Filename *string `json:"filename"`
+		Lang     *string `json:"lang"`
+	}
+)
+
+// feedbackEntry is an entry in its source's shape.
+func feedbackEntry(f *Feedback) any {
+	common := feedbackCommon{ID: f.ID, Path: f.Path, Comment: nullable(f.Comment),
+		CreatedAt: timeText(f.CreatedAt.UnixNano()), Source: f.Source, Status: f.Status}
 	switch f.Source {
 	case SourceContextual:
-		b = append(b, `,"helpful":`...)
-		if f.Helpful {
-			b = append(b, "true"...)
-		} else {
-			b = append(b, "false"...)
-		}
-		b = append(b, `,"contact":`...)
-		b = appendNullable(b, f.Contact)
+		return contextualFeedback{common, f.Helpful, nullable(f.Contact)}
 	case SourceCodeSnippet:
-		b = append(b, `,"code":`...)
-		b = AppendString(b, f.Code)
-		b = append(b, `,"filename":`...)
-		b = appendNullable(b, f.Filename)
-		b = append(b, `,"lang":`...)
-		b = appendNullable(b, f.Lang)
+		return codeFeedback{common, f.Code, nullable(f.Filename), nullable(f.Lang)}
 	}
-	return append(b, '}')
+	return common
 }
 
-type pageFeedback struct {
-	path                       string
-	thumbsUp, thumbsDown, code int
-	total                      int
+// PageFeedback is a row of the feedback by page route.
+type PageFeedback struct {
+	Path       string `json:"path"`
+	ThumbsUp   int    `json:"thumbsUp"`
+	ThumbsDown int    `json:"thumbsDown"`
+	Code       int    `json:"code"`
+	Total      int    `json:"total"`
 }
 
-// FeedbackByPage appends the per-page counts for q, as the vendor's schema
+// FeedbackByPage is the answer of the feedback by page route.
+type FeedbackByPage struct {
+	Feedback []*PageFeedback `json:"feedback"`
+	HasMore  bool            `json:"hasMore"`
+}
+
+// FeedbackByPage is the per-page counts for q, as the vendor's schema
 // describes them: thumbsUp and thumbsDown count contextual entries ("Number
 // of positive (thumbs up) contextual feedback entries"), by Helpful; code
 // counts code_snippet entries; total counts every matching entry of the
 // page, thumbs_only votes included. So a page's row is what a /feedback
 // walk with the same filters shows, counted. Pages by total descending,
 // then path ascending.
-func (st *Store) FeedbackByPage(dst []byte, q *Query) []byte {
-	var out []byte
+func (st *Store) FeedbackByPage(q *Query) *FeedbackByPage {
+	var out *FeedbackByPage
 	st.read(func(e *events, _ uint64) {
-		byPath := map[string]*pageFeedback{}
-		var rows []*pageFeedback
+		byPath := map[string]*PageFeedback{}
+		rows := []*PageFeedback{}
 		for i := range e.feedback.entries {
 			f := &e.feedback.entries[i]
 			if !q.matches(f) {
@@ -219,52 +233,29 @@ func (st *Store) FeedbackByPage(dst []byte, q *Query) []byte {
 			}
 			r := byPath[f.Path]
 			if r == nil {
-				r = &pageFeedback{path: f.Path}
+				r = &PageFeedback{Path: f.Path}
 				byPath[f.Path] = r
 				rows = append(rows, r)
 			}
-			r.total++
+			r.Total++
 			switch f.Source {
 			case SourceContextual:
 				if f.Helpful {
-					r.thumbsUp++
+					r.ThumbsUp++
 				} else {
-					r.thumbsDown++
+					r.ThumbsDown++
 				}
 			case SourceCodeSnippet:
-				r.code++
+				r.Code++
 			}
 		}
-		slices.SortFunc(rows, func(a, b *pageFeedback) int {
-			if a.total != b.total {
-				return b.total - a.total
+		slices.SortFunc(rows, func(a, b *PageFeedback) int {
+			if a.Total != b.Total {
+				return b.Total - a.Total
 			}
-			return strings.Compare(a.path, b.path)
+			return strings.Compare(a.Path, b.Path)
 		})
-		hasMore := len(rows) > q.Limit
-		rows = rows[:min(len(rows), q.Limit)]
-		b := append(dst, `{"feedback":[`...)
-		for i, r := range rows {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"path":`...)
-			b = AppendString(b, r.path)
-			b = append(b, `,"thumbsUp":`...)
-			b = AppendInt(b, r.thumbsUp)
-			b = append(b, `,"thumbsDown":`...)
-			b = AppendInt(b, r.thumbsDown)
-			b = append(b, `,"code":`...)
-			b = AppendInt(b, r.code)
-			b = append(b, `,"total":`...)
-			b = AppendInt(b, r.total)
-			b = append(b, '}')
-		}
-		if hasMore {
-			out = append(b, `],"hasMore":true}`...)
-		} else {
-			out = append(b, `],"hasMore":false}`...)
-		}
+		out = &FeedbackByPage{Feedback: rows[:min(len(rows), q.Limit)], HasMore: len(rows) > q.Limit}
 	})
 	return out
 }

@@ -6,15 +6,14 @@ import (
 )
 
 // report is a per-path export (visitors or views) for one date window,
-// computed once and then served page by page: rows are pre-encoded as JSON
-// and stored back to back, so a page is one contiguous slice of bytes.
+// computed once and then served page by page: a page is a slice of its
+// rows.
 type report struct {
-	kind     string // "visitors" or "views": the rows' key
+	kind     string // "visitors" or "views"
 	from, to int64
 	version  uint64
-	head     []byte  // {"totals":{...},"<kind>":[
-	rows     []byte  // encoded rows joined by commas
-	ends     []int32 // ends[i]: offset just past row i in rows
+	totals   Traffic
+	rows     []PathTraffic
 }
 
 type rowCount struct {
@@ -22,20 +21,52 @@ type rowCount struct {
 	human, ai, total int32
 }
 
+// Traffic is a path's, or the site's, visitors or views: by humans, by AI
+// agents, and all of them.
+type Traffic struct {
+	Human int32 `json:"human"`
+	AI    int32 `json:"ai"`
+	Total int32 `json:"total"`
+}
+
+// PathTraffic is a row of the visitors and views exports.
+type PathTraffic struct {
+	Path string `json:"path"`
+	Traffic
+}
+
+// VisitorsPage is the answer of the visitors export.
+type VisitorsPage struct {
+	Totals   Traffic       `json:"totals"`
+	Visitors []PathTraffic `json:"visitors"`
+	HasMore  bool          `json:"hasMore"`
+}
+
+// ViewsPage is the answer of the views export.
+type ViewsPage struct {
+	Totals  Traffic       `json:"totals"`
+	Views   []PathTraffic `json:"views"`
+	HasMore bool          `json:"hasMore"`
+}
+
 // maxCachedReports bounds the cache per project; tests rarely use more
 // than a few windows at once.
 const maxCachedReports = 8
 
-// Visitors appends the visitors page for q to dst: per path, distinct
-// visitors seen as human, as AI, and either (each visitor once).
-func (v *Visits) Visitors(dst []byte, q *Query) []byte {
-	return v.report("visitors", q.From, q.To).page(dst, q.Offset, q.Limit)
+// Visitors is the visitors page for q: per path, distinct visitors seen as
+// human, as AI, and either (each visitor once).
+func (v *Visits) Visitors(q *Query) VisitorsPage {
+	r := v.report("visitors", q.From, q.To)
+	rows, hasMore := r.page(q.Offset, q.Limit)
+	return VisitorsPage{Totals: r.totals, Visitors: rows, HasMore: hasMore}
 }
 
-// Views appends the views page for q to dst: per path, visits by humans, by
-// AI agents, and all of them.
-func (v *Visits) Views(dst []byte, q *Query) []byte {
-	return v.report("views", q.From, q.To).page(dst, q.Offset, q.Limit)
+// Views is the views page for q: per path, visits by humans, by AI
+// agents, and all of them.
+func (v *Visits) Views(q *Query) ViewsPage {
+	r := v.report("views", q.From, q.To)
+	rows, hasMore := r.page(q.Offset, q.Limit)
+	return ViewsPage{Totals: r.totals, Views: rows, HasMore: hasMore}
 }
 
 // report returns the report for [from, to), from the cache when the data
@@ -169,53 +200,18 @@ func countVisitors(d *visitData, from, to int64) (rowCount, []rowCount) {
 }
 
 func encodeReport(kind string, d *visitData, totals rowCount, rows []rowCount) *report {
-	e := &report{kind: kind, ends: make([]int32, len(rows))}
-	e.head = append(e.head, `{"totals":{"human":`...)
-	e.head = AppendInt(e.head, int(totals.human))
-	e.head = append(e.head, `,"ai":`...)
-	e.head = AppendInt(e.head, int(totals.ai))
-	e.head = append(e.head, `,"total":`...)
-	e.head = AppendInt(e.head, int(totals.total))
-	e.head = append(e.head, `},"`...)
-	e.head = append(e.head, kind...)
-	e.head = append(e.head, `":[`...)
-
-	b := make([]byte, 0, len(rows)*64)
+	e := &report{kind: kind, totals: Traffic{totals.human, totals.ai, totals.total}, rows: make([]PathTraffic, len(rows))}
 	for i, r := range rows {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"path":`...)
-		b = AppendString(b, d.paths[r.path])
-		b = append(b, `,"human":`...)
-		b = AppendInt(b, int(r.human))
-		b = append(b, `,"ai":`...)
-		b = AppendInt(b, int(r.ai))
-		b = append(b, `,"total":`...)
-		b = AppendInt(b, int(r.total))
-		b = append(b, '}')
-		e.ends[i] = int32(len(b))
+		e.rows[i] = PathTraffic{Path: d.paths[r.path], Traffic: Traffic{r.human, r.ai, r.total}}
 	}
-	e.rows = b
 	return e
 }
 
-// page appends limit rows from offset, and hasMore exactly when rows remain
-// after them.
-func (e *report) page(b []byte, offset, limit int) []byte {
-	n := len(e.ends)
+// page returns limit rows from offset, and hasMore exactly when rows
+// remain after them.
+func (e *report) page(offset, limit int) ([]PathTraffic, bool) {
+	n := len(e.rows)
 	first := min(offset, n)
 	last := first + min(limit, n-first) // exclusive; no overflow for huge offsets
-	b = append(b, e.head...)
-	if first < last {
-		start := 0
-		if first > 0 {
-			start = int(e.ends[first-1]) + 1 // skip the separating comma
-		}
-		b = append(b, e.rows[start:e.ends[last-1]]...)
-	}
-	if last < n {
-		return append(b, `],"hasMore":true}`...)
-	}
-	return append(b, `],"hasMore":false}`...)
+	return e.rows[first:last], last < n
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -103,27 +102,42 @@ func (st *Store) AddSearches(searches []SearchEvent) error {
 }
 
 // searchReport is the ranking of search terms over the events of one date
-// window that had arrived by snap, encoded once and served page by page.
+// window that had arrived by snap, computed once and served page by page.
 type searchReport struct {
 	from, to int64
 	snap     uint32
 	gen      uint64
 	total    int
-	rows     []byte
-	ends     []int32
+	rows     []SearchTerm
+}
+
+// SearchTerm is a row of the searches export.
+type SearchTerm struct {
+	SearchQuery    string  `json:"searchQuery"`
+	Hits           int32   `json:"hits"`
+	CTR            float64 `json:"ctr"`
+	TopClickedPage *string `json:"topClickedPage"`
+	LastSearchedAt string  `json:"lastSearchedAt"`
+}
+
+// SearchesPage is the answer of the searches export.
+type SearchesPage struct {
+	Searches      []SearchTerm `json:"searches"`
+	TotalSearches int          `json:"totalSearches"`
+	NextCursor    *string      `json:"nextCursor"`
 }
 
 const maxCachedSearchReports = 8
 
-// Searches appends the searches page for q: one row per term, by hits
+// Searches is the searches page for q: one row per term, by hits
 // descending then term ascending (byte order).
 //
 // A walk is pinned to the events that had arrived when its first page was
 // asked: the cursor carries that count (and the store's reset generation),
 // so rankings that move as searches arrive can neither repeat nor skip a
 // term within the walk. The next walk sees the new events.
-func (st *Store) Searches(dst []byte, q *Query) ([]byte, error) {
-	var out []byte
+func (st *Store) Searches(q *Query) (*SearchesPage, error) {
+	var out *SearchesPage
 	var err *Error
 	st.read(func(e *events, gen uint64) {
 		snap, offset := uint32(len(e.searches.at)), 0
@@ -145,29 +159,16 @@ func (st *Store) Searches(dst []byte, q *Query) ([]byte, error) {
 			offset = int(binary.BigEndian.Uint32(pos[12:]))
 		}
 		r := st.searchReport(&e.searches, gen, q.From, q.To, snap)
-		n := len(r.ends)
+		n := len(r.rows)
 		first := min(offset, n)
 		last := first + min(q.Limit, n-first)
-		b := append(dst, `{"searches":[`...)
-		if first < last {
-			start := 0
-			if first > 0 {
-				start = int(r.ends[first-1]) + 1
-			}
-			b = append(b, r.rows[start:r.ends[last-1]]...)
-		}
-		b = append(b, `],"totalSearches":`...)
-		b = AppendInt(b, r.total)
-		b = append(b, `,"nextCursor":`...)
+		out = &SearchesPage{Searches: r.rows[first:last], TotalSearches: r.total}
 		if last < n {
 			pos := binary.BigEndian.AppendUint64(make([]byte, 0, 16), gen)
 			pos = binary.BigEndian.AppendUint32(pos, snap)
 			pos = binary.BigEndian.AppendUint32(pos, uint32(last))
-			b = AppendString(b, st.signer.seal(q.binding(st.project), pos))
-		} else {
-			b = append(b, "null"...)
+			out.NextCursor = nullable(st.signer.seal(q.binding(st.project), pos))
 		}
-		out = append(b, '}')
 	})
 	if err != nil {
 		return nil, err
@@ -249,25 +250,10 @@ func rankSearches(d *searchData, from, to int64, snap uint32) *searchReport {
 		return strings.Compare(d.terms[a.term], d.terms[b.term])
 	})
 
-	rep := &searchReport{from: from, to: to, snap: snap, total: total, ends: make([]int32, len(kept))}
-	b := make([]byte, 0, len(kept)*96)
+	rep := &searchReport{from: from, to: to, snap: snap, total: total, rows: make([]SearchTerm, len(kept))}
 	for i, r := range kept {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"searchQuery":`...)
-		b = AppendString(b, d.terms[r.term])
-		b = append(b, `,"hits":`...)
-		b = AppendInt(b, int(r.hits))
-		b = append(b, `,"ctr":`...)
-		b = strconv.AppendFloat(b, float64(r.clicks)/float64(r.hits), 'f', -1, 64)
-		b = append(b, `,"topClickedPage":`...)
-		b = appendNullable(b, d.pages[r.top])
-		b = append(b, `,"lastSearchedAt":`...)
-		b = appendTime(b, r.last)
-		b = append(b, '}')
-		rep.ends[i] = int32(len(b))
+		rep.rows[i] = SearchTerm{SearchQuery: d.terms[r.term], Hits: r.hits, CTR: float64(r.clicks) / float64(r.hits),
+			TopClickedPage: nullable(d.pages[r.top]), LastSearchedAt: timeText(r.last)}
 	}
-	rep.rows = b
 	return rep
 }

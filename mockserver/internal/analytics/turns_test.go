@@ -28,11 +28,11 @@ func TestAddTurnGrowsAThread(t *testing.T) {
 	transcript := func() (th struct {
 		Messages []struct{ Role, Content string }
 	}) {
-		b, err := st.Thread(nil, id)
+		a, err := st.Thread(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := json.Unmarshal(b, &th); err != nil {
+		if err := json.Unmarshal(encode(t, a), &th); err != nil {
 			t.Fatal(err)
 		}
 		return th
@@ -41,10 +41,11 @@ func TestAddTurnGrowsAThread(t *testing.T) {
 		t.Errorf("transcript %+v, want both turns", got.Messages)
 	}
 	q, _ := ParseQuery(&ConversationsSpec, "")
-	b, err := st.Conversations(nil, &q)
+	a, err := st.Conversations(&q)
 	if err != nil {
 		t.Fatal(err)
 	}
+	b := encode(t, a)
 	var page struct {
 		Conversations []struct{ ID, Query, ResolutionStatus string }
 	}
@@ -58,7 +59,7 @@ func TestAddTurnGrowsAThread(t *testing.T) {
 	if got := st.Counts(); got.Threads != 1 || got.Turns != 2 {
 		t.Errorf("counts %+v, want 1 thread of 2 turns", got)
 	}
-	b = st.CallerStats(nil, &q)
+	b = encode(t, st.CallerStats(&q))
 	if string(b) != `{"web":0,"api":2,"other":0,"total":2}` {
 		t.Errorf("caller stats %s: the thread keeps its first caller", b)
 	}
@@ -85,10 +86,11 @@ func TestTwoTurnsOfAThreadAtOneInstantAreTwoRows(t *testing.T) {
 		t.Fatalf("two turns at one instant: %v", err)
 	}
 	q, _ := ParseQuery(&ConversationsSpec, "")
-	b, err := st.Conversations(nil, &q)
+	a, err := st.Conversations(&q)
 	if err != nil {
 		t.Fatal(err)
 	}
+	b := encode(t, a)
 	var page struct {
 		Conversations []struct{ ID, Timestamp, Query string }
 	}

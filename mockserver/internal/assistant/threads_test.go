@@ -108,10 +108,11 @@ func TestTurnsReachTheAnalyticsExport(t *testing.T) {
 	if _, err := s.Message(DefaultDomain, req, t0); err != nil {
 		t.Fatal(err)
 	}
-	b, err := export.Thread(nil, first.ThreadID)
+	transcript, err := export.Thread(first.ThreadID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	b, _ := json.Marshal(transcript)
 	var th struct {
 		Messages []struct{ ID, Role, Content string }
 	}
@@ -122,7 +123,8 @@ func TestTurnsReachTheAnalyticsExport(t *testing.T) {
 		t.Errorf("transcript %+v", th.Messages)
 	}
 	q, _ := analytics.ParseQuery(&analytics.ConversationsSpec, "")
-	b, _ = export.Conversations(nil, &q)
+	conversations, _ := export.Conversations(&q)
+	b, _ = json.Marshal(conversations)
 	var page struct {
 		Conversations []struct {
 			ID, ResolutionStatus string
@@ -134,7 +136,7 @@ func TestTurnsReachTheAnalyticsExport(t *testing.T) {
 		len(c[1].Sources) == 0 || !strings.HasPrefix(c[1].Sources[0].URL, "https://docs.example.com/") {
 		t.Errorf("conversations %s", b)
 	}
-	if got := string(export.CallerStats(nil, &q)); got != `{"web":0,"api":2,"other":0,"total":2}` {
+	if got, _ := json.Marshal(export.CallerStats(&q)); string(got) != `{"web":0,"api":2,"other":0,"total":2}` {
 		t.Errorf("caller stats %s, want two API turns", got)
 	}
 

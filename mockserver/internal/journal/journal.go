@@ -1,7 +1,8 @@
 // Package journal is the mock's request journal: a bounded record of the
 // requests the server answered, what it answered and which fault struck,
-// with every key a client put anywhere in them redacted. It knows nothing
-// of HTTP; the server fills an Entry per request and adds it.
+// with every key a client put anywhere in them redacted (AnyKey, and
+// Authorization for the header, which need no list of keys). It knows
+// nothing of HTTP; the server fills an Entry per request and adds it.
 package journal
 
 import (
@@ -9,8 +10,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // Entry records one API request as the server saw and answered it (it is
@@ -90,7 +89,7 @@ func entryBytes(e *Entry) int {
 // as safe as the journal.
 func (j *Journal) Add(e *Entry) {
 	for _, f := range []*string{&e.Method, &e.Path, &e.Query, &e.Auth} {
-		*f = redact.AnyKey(Clip(*f, maxJournalField))
+		*f = AnyKey(Clip(*f, maxJournalField))
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()

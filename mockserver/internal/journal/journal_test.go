@@ -3,15 +3,13 @@ package journal
 import (
 	"strings"
 	"testing"
-
-	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
 // An entry keeps no key the client put anywhere, and at most 2 KB of a
 // field, saying how much was cut.
 func TestEntriesAreClippedAndRedacted(t *testing.T) {
 	j := New(10)
-	e := Entry{Method: "GET", Path: "/v1/" + strings.Repeat("a", 5000), Query: "k=mint_secret", Auth: redact.Authorization([]string{"Bearer mint_secret"})}
+	e := Entry{Method: "GET", Path: "/v1/" + strings.Repeat("a", 5000), Query: "k=mint_secret", Auth: Authorization([]string{"Bearer mint_secret"})}
 	j.Add(&e)
 	got := j.Snapshot()[0]
 	if got.Query != "k=mint_***" || got.Auth != "Bearer mint_***" {

@@ -496,20 +496,3 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	}
 	return fields
 }
-
-// ReadAll is io.ReadAll into a reusable buffer.
-func ReadAll(r io.Reader, b []byte) ([]byte, error) {
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
-}
