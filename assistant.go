@@ -226,11 +226,11 @@ func (a *AssistantClient) SearchDocs(ctx context.Context, p DocSearchParams) ([]
 		return nil, a.c.redact(err)
 	}
 	r := request{method: http.MethodPost, path: assistantPathSearch + a.domainSeg, body: body, idempotent: true}
-	w, err := send[docSearchWire](ctx, a.c, r)
+	w, err := send[wireDocSearch](ctx, a.c, r)
 	if err != nil {
 		return nil, err
 	}
-	return each(w.results, (*docSearchResultWire).result), nil
+	return each(w.results, (*wireDocSearchResult).result), nil
 }
 
 // GetPageContent reads a page's whole text (POST /v1/page/{domain}): path
@@ -253,7 +253,7 @@ func (a *AssistantClient) GetPageContent(ctx context.Context, path string, group
 		return nil, a.c.redact(err)
 	}
 	r := request{method: http.MethodPost, path: assistantPathPage + a.domainSeg, body: body, idempotent: true}
-	w, err := send[pageContentWire](ctx, a.c, r)
+	w, err := send[wirePageContent](ctx, a.c, r)
 	if err != nil {
 		return nil, err
 	}
@@ -366,30 +366,30 @@ type pageContentBody struct {
 // messageBody is the message route's body; the proxy builds one too, with
 // the browser's context items.
 type messageBody struct {
-	FP                string        `json:"fp"`
-	Messages          []messageWire `json:"messages"`
-	ThreadID          string        `json:"threadId,omitempty"`
-	ThreadKey         string        `json:"threadKey,omitempty"`
-	RetrievalPageSize int           `json:"retrievalPageSize,omitempty"`
-	Filter            *docFilter    `json:"filter,omitempty"`
-	Context           []contextWire `json:"context,omitempty"`
-	CurrentPath       string        `json:"currentPath,omitempty"`
+	FP                string          `json:"fp"`
+	Messages          []wireUIMessage `json:"messages"`
+	ThreadID          string          `json:"threadId,omitempty"`
+	ThreadKey         string          `json:"threadKey,omitempty"`
+	RetrievalPageSize int             `json:"retrievalPageSize,omitempty"`
+	Filter            *docFilter      `json:"filter,omitempty"`
+	Context           []wireContext   `json:"context,omitempty"`
+	CurrentPath       string          `json:"currentPath,omitempty"`
 }
 
-type messageWire struct {
+type wireUIMessage struct {
 	ID    string     `json:"id"`
 	Role  string     `json:"role"`
-	Parts []partWire `json:"parts"`
+	Parts []wirePart `json:"parts"`
 }
 
-type partWire struct {
+type wirePart struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
 }
 
-// contextWire is a piece of the page the reader pointed at (code or a
+// wireContext is a piece of the page the reader pointed at (code or a
 // text selection): only the proxy forwards them.
-type contextWire struct {
+type wireContext struct {
 	Type      string `json:"type"`
 	Value     string `json:"value"`
 	Path      string `json:"path,omitempty"`
@@ -423,7 +423,7 @@ func (p MessageParams) body() ([]byte, error) {
 	if len(p.Messages) == 0 {
 		return nil, invalidf("no Messages: send at least the user's question")
 	}
-	msgs := make([]messageWire, len(p.Messages))
+	msgs := make([]wireUIMessage, len(p.Messages))
 	for i, m := range p.Messages {
 		switch m.Role {
 		case "user", "assistant", "system":
@@ -433,18 +433,18 @@ func (p MessageParams) body() ([]byte, error) {
 		if len(m.Parts) == 0 {
 			return nil, invalidf("Messages[%d] has no Parts", i)
 		}
-		parts := make([]partWire, len(m.Parts))
+		parts := make([]wirePart, len(m.Parts))
 		for j, part := range m.Parts {
 			if part.Type != "" && part.Type != "text" {
 				return nil, invalidf("Messages[%d].Parts[%d].Type %s: only text parts are sent", i, j, answerText(part.Type))
 			}
-			parts[j] = partWire{Type: "text", Text: part.Text}
+			parts[j] = wirePart{Type: "text", Text: part.Text}
 		}
 		id := m.ID
 		if id == "" {
 			id = newMessageID()
 		}
-		msgs[i] = messageWire{ID: id, Role: m.Role, Parts: parts}
+		msgs[i] = wireUIMessage{ID: id, Role: m.Role, Parts: parts}
 	}
 	last := p.Messages[len(p.Messages)-1]
 	switch {
@@ -506,11 +506,11 @@ func newMessageID() string {
 
 // --- Answers --------------------------------------------------------------
 
-// docSearchWire is the search answer: a bare array of at most 50 results
+// wireDocSearch is the search answer: a bare array of at most 50 results
 // (the largest page), a bounded list, so that a longer one is refused
 // before the rest is decoded. null is refused by check.
-type docSearchWire struct {
-	results list[docSearchResultWire, docSearchMax]
+type wireDocSearch struct {
+	results list[wireDocSearchResult, docSearchMax]
 }
 
 // docSearchMax bounds the results of a search.
@@ -520,16 +520,16 @@ func (docSearchMax) max() (int, string) {
 	return maxDocSearchPageSize, "results, the route's largest page"
 }
 
-func (w *docSearchWire) UnmarshalJSON(b []byte) error { return w.results.UnmarshalJSON(b) }
+func (w *wireDocSearch) UnmarshalJSON(b []byte) error { return w.results.UnmarshalJSON(b) }
 
-func (w *docSearchWire) check() error {
+func (w *wireDocSearch) check() error {
 	if w.results == nil {
 		return errors.New("the answer is null, not an array of results")
 	}
 	return checkItems("results", w.results)
 }
 
-type docSearchResultWire struct {
+type wireDocSearchResult struct {
 	Content  jsonString      `json:"content"`
 	Path     jsonString      `json:"path"`
 	Metadata json.RawMessage `json:"metadata"`
@@ -537,7 +537,7 @@ type docSearchResultWire struct {
 
 // check insists on a path; metadata, when sent, is an object of at most
 // maxDocSearchMetadata bytes.
-func (r *docSearchResultWire) check() error {
+func (r *wireDocSearchResult) check() error {
 	var c fieldCheck
 	c.need(r.Path.present(), "path")
 	m := r.Metadata
@@ -552,19 +552,19 @@ func (r *docSearchResultWire) check() error {
 	return nil
 }
 
-func (r *docSearchResultWire) result() DocSearchResult {
+func (r *wireDocSearchResult) result() DocSearchResult {
 	out := DocSearchResult{Path: r.Path.s, Content: r.Content.s}
 	_ = json.Unmarshal(r.Metadata, &out.Metadata) // an object, checked
 	return out
 }
 
-// pageContentWire is the page answer; a path null or absent is "".
-type pageContentWire struct {
+// wirePageContent is the page answer; a path null or absent is "".
+type wirePageContent struct {
 	Path    jsonString `json:"path"`
 	Content jsonString `json:"content"`
 }
 
-func (w *pageContentWire) check() error {
+func (w *wirePageContent) check() error {
 	var c fieldCheck
 	c.need(w.Content.present(), "content")
 	return c.err

@@ -95,7 +95,7 @@ func (x *IndexClient) Format(f fmt.State, verb rune) {
 // a day (every key together): a retry counts, input refused before
 // sending (ErrInvalidInput) does not. See [IndexClient] for the retries.
 func (x *IndexClient) BuildContext(ctx context.Context, p ContextParams) (*IndexContext, error) {
-	return indexCall(ctx, x, indexPathContext, p, ContextParams.body, nil, (*indexContextWire).toPublic)
+	return indexCall(ctx, x, indexPathContext, p, ContextParams.body, nil, (*wireIndexContext).toPublic)
 }
 
 // Search ranks documents for p.Query, best first: POST /v1/search. It
@@ -109,7 +109,7 @@ func (x *IndexClient) BuildContext(ctx context.Context, p ContextParams) (*Index
 // a day (every key together): a retry counts, input refused before
 // sending (ErrInvalidInput) does not. See [IndexClient] for the retries.
 func (x *IndexClient) Search(ctx context.Context, p IndexSearchParams) (*IndexSearchResult, error) {
-	return indexCall(ctx, x, indexPathSearch, p, IndexSearchParams.body, (*indexSearchWire).checkFor, (*indexSearchWire).toPublic)
+	return indexCall(ctx, x, indexPathSearch, p, IndexSearchParams.body, (*wireIndexSearch).checkFor, (*wireIndexSearch).toPublic)
 }
 
 // Contents fetches pages by ID or URL, at most 20 in all: POST
@@ -125,7 +125,7 @@ func (x *IndexClient) Search(ctx context.Context, p IndexSearchParams) (*IndexSe
 // counts, input refused before sending (ErrInvalidInput) does not. See
 // [IndexClient] for the retries.
 func (x *IndexClient) Contents(ctx context.Context, p ContentsParams) (*IndexContents, error) {
-	return indexCall(ctx, x, indexPathContents, p, ContentsParams.body, (*indexContentsWire).checkFor, (*indexContentsWire).toPublic)
+	return indexCall(ctx, x, indexPathContents, p, ContentsParams.body, (*wireIndexContents).checkFor, (*wireIndexContents).toPublic)
 }
 
 // indexCall is every Index call: it checks the client and the context,
@@ -538,7 +538,7 @@ func indexCheckURL(s string) error {
 // hold (indexMaxAnswerItems, indexMaxBreadcrumbs) are refused before any
 // is decoded.
 
-type indexContextWire struct {
+type wireIndexContext struct {
 	RequestID    jsonString `json:"requestId"`
 	Query        jsonString `json:"query"`
 	Response     jsonString `json:"response"`
@@ -546,7 +546,7 @@ type indexContextWire struct {
 	OutputTokens jsonCount  `json:"outputTokens"`
 }
 
-func (w *indexContextWire) check() error {
+func (w *wireIndexContext) check() error {
 	var c fieldCheck
 	c.need(w.RequestID.present(), "requestId")
 	c.need(w.Query.present(), "query")
@@ -558,17 +558,17 @@ func (w *indexContextWire) check() error {
 	return c.err
 }
 
-func (w *indexContextWire) toPublic() *IndexContext {
+func (w *wireIndexContext) toPublic() *IndexContext {
 	return &IndexContext{RequestID: w.RequestID.s, Query: w.Query.s, Response: w.Response.s,
 		ResultsCount: w.ResultsCount.n, OutputTokens: w.OutputTokens.n}
 }
 
-type indexSearchWire struct {
+type wireIndexSearch struct {
 	RequestID jsonString                           `json:"requestId"`
-	Results   list[indexResultWire, indexItemsMax] `json:"results"`
+	Results   list[wireIndexResult, indexItemsMax] `json:"results"`
 }
 
-func (w *indexSearchWire) check() error {
+func (w *wireIndexSearch) check() error {
 	var c fieldCheck
 	c.need(w.RequestID.present(), "requestId")
 	c.need(w.Results != nil, "results")
@@ -577,24 +577,24 @@ func (w *indexSearchWire) check() error {
 
 // checkFor refuses an answer with more results than p asked for (after
 // check, and after p.body accepted p).
-func (w *indexSearchWire) checkFor(p IndexSearchParams) error {
+func (w *wireIndexSearch) checkFor(p IndexSearchParams) error {
 	if len(w.Results) > p.NumResults {
 		return fmt.Errorf("%d results, %d asked for", len(w.Results), p.NumResults)
 	}
 	return nil
 }
 
-func (w *indexSearchWire) toPublic() *IndexSearchResult {
-	return &IndexSearchResult{RequestID: w.RequestID.s, Results: each(w.Results, (*indexResultWire).toPublic)}
+func (w *wireIndexSearch) toPublic() *IndexSearchResult {
+	return &IndexSearchResult{RequestID: w.RequestID.s, Results: each(w.Results, (*wireIndexResult).toPublic)}
 }
 
-type indexContentsWire struct {
+type wireIndexContents struct {
 	RequestID jsonString                           `json:"requestId"`
-	Results   list[indexResultWire, indexItemsMax] `json:"results"`
-	Statuses  list[indexStatusWire, indexItemsMax] `json:"statuses"`
+	Results   list[wireIndexResult, indexItemsMax] `json:"results"`
+	Statuses  list[wireIndexStatus, indexItemsMax] `json:"statuses"`
 }
 
-func (w *indexContentsWire) check() error {
+func (w *wireIndexContents) check() error {
 	var c fieldCheck
 	c.need(w.RequestID.present(), "requestId")
 	c.need(w.Results != nil, "results")
@@ -605,7 +605,7 @@ func (w *indexContentsWire) check() error {
 // checkFor refuses an answer with more statuses or results than p named
 // items (after check, and after p.body accepted p). Fewer is accepted: a
 // service that merges duplicate items answers fewer.
-func (w *indexContentsWire) checkFor(p ContentsParams) error {
+func (w *wireIndexContents) checkFor(p ContentsParams) error {
 	n := len(p.IDs) + len(p.URLs)
 	if len(w.Statuses) > n || len(w.Results) > n {
 		return fmt.Errorf("%d statuses and %d results for %d items asked for", len(w.Statuses), len(w.Results), n)
@@ -613,15 +613,15 @@ func (w *indexContentsWire) checkFor(p ContentsParams) error {
 	return nil
 }
 
-func (w *indexContentsWire) toPublic() *IndexContents {
-	return &IndexContents{RequestID: w.RequestID.s, Results: each(w.Results, (*indexResultWire).toPublic),
-		Statuses: each(w.Statuses, (*indexStatusWire).toPublic)}
+func (w *wireIndexContents) toPublic() *IndexContents {
+	return &IndexContents{RequestID: w.RequestID.s, Results: each(w.Results, (*wireIndexResult).toPublic),
+		Statuses: each(w.Statuses, (*wireIndexStatus).toPublic)}
 }
 
-// indexResultWire is a result as sent, and as IndexResult marshals:
+// wireIndexResult is a result as sent, and as IndexResult marshals:
 // truncated and totalCharacters are left out when zero, as the API leaves
 // them out when no text was asked for.
-type indexResultWire struct {
+type wireIndexResult struct {
 	ID              jsonString                   `json:"id"`
 	URL             jsonString                   `json:"url"`
 	Title           jsonString                   `json:"title"`
@@ -637,7 +637,7 @@ type indexResultWire struct {
 	PublishedDate jsonTime `json:"publishedDate"`
 }
 
-func (w *indexResultWire) check() error {
+func (w *wireIndexResult) check() error {
 	var c fieldCheck
 	c.need(w.ID.present(), "id")
 	c.need(w.URL.present(), "url")
@@ -651,7 +651,7 @@ func (w *indexResultWire) check() error {
 	return c.err
 }
 
-func (w *indexResultWire) toPublic() IndexResult {
+func (w *wireIndexResult) toPublic() IndexResult {
 	return IndexResult{
 		ID: w.ID.s, URL: w.URL.s, Title: w.Title.s, Text: w.Text.s,
 		Truncated: w.Truncated.v, TotalCharacters: w.TotalCharacters.n,
@@ -660,8 +660,8 @@ func (w *indexResultWire) toPublic() IndexResult {
 	}
 }
 
-func (r IndexResult) wire() indexResultWire {
-	w := indexResultWire{
+func (r IndexResult) wire() wireIndexResult {
+	w := wireIndexResult{
 		ID: str(r.ID), URL: str(r.URL), Title: str(r.Title), Text: str(r.Text),
 		Score: number(r.Score), Source: str(r.Source), SiteName: str(r.SiteName),
 		Breadcrumbs: r.Breadcrumbs, PublishedDate: timeOf(r.PublishedDate),
@@ -678,8 +678,8 @@ func (r IndexResult) wire() indexResultWire {
 	return w
 }
 
-// indexStatusWire is a status as sent, and as ContentStatus marshals.
-type indexStatusWire struct {
+// wireIndexStatus is a status as sent, and as ContentStatus marshals.
+type wireIndexStatus struct {
 	ID     jsonString        `json:"id"`
 	Status jsonString        `json:"status"`
 	Error  *indexStatusError `json:"error,omitempty"`
@@ -693,7 +693,7 @@ type indexStatusError struct {
 
 // check enforces the schema's two shapes: "success" without an error, and
 // "error" with one that has a tag.
-func (w *indexStatusWire) check() error {
+func (w *wireIndexStatus) check() error {
 	var c fieldCheck
 	c.need(w.ID.present(), "id")
 	c.need(w.Status.present(), "status")
@@ -714,7 +714,7 @@ func (w *indexStatusWire) check() error {
 	return c.err
 }
 
-func (w *indexStatusWire) toPublic() ContentStatus {
+func (w *wireIndexStatus) toPublic() ContentStatus {
 	s := ContentStatus{ID: w.ID.s, Status: w.Status.s}
 	if e := w.Error; e != nil {
 		s.ErrorTag, s.HTTPStatusCode = e.Tag.s, e.HTTPStatusCode.n
@@ -722,8 +722,8 @@ func (w *indexStatusWire) toPublic() ContentStatus {
 	return s
 }
 
-func (s ContentStatus) wire() indexStatusWire {
-	w := indexStatusWire{ID: str(s.ID), Status: str(s.Status)}
+func (s ContentStatus) wire() wireIndexStatus {
+	w := wireIndexStatus{ID: str(s.ID), Status: str(s.Status)}
 	if s.Status == "error" || s.ErrorTag != "" || s.HTTPStatusCode != 0 {
 		w.Error = &indexStatusError{Tag: str(s.ErrorTag)}
 		if s.HTTPStatusCode != 0 {
@@ -754,7 +754,7 @@ func (r IndexResult) MarshalJSON() ([]byte, error) { return marshalWire(r.wire()
 // UnmarshalJSON reads what MarshalJSON writes (or the API sends), without
 // insisting on any member: it reads back saved output, not answers.
 func (r *IndexResult) UnmarshalJSON(b []byte) error {
-	return unmarshalWire(b, r, (*indexResultWire).toPublic)
+	return unmarshalWire(b, r, (*wireIndexResult).toPublic)
 }
 
 // MarshalJSON writes s as the API sends it: the error member with the
@@ -765,5 +765,5 @@ func (s ContentStatus) MarshalJSON() ([]byte, error) { return marshalWire(s.wire
 // UnmarshalJSON reads what MarshalJSON writes (or the API sends), without
 // insisting on any member.
 func (s *ContentStatus) UnmarshalJSON(b []byte) error {
-	return unmarshalWire(b, s, (*indexStatusWire).toPublic)
+	return unmarshalWire(b, s, (*wireIndexStatus).toPublic)
 }

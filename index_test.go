@@ -225,7 +225,7 @@ func TestIndexDecodeContext(t *testing.T) {
 			IndexContext{Query: "q"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			w, err := indexDecode[indexContextWire]([]byte(c.body))
+			w, err := indexDecode[wireIndexContext]([]byte(c.body))
 			require.NoError(t, err)
 			assert.Equal(t, &c.want, w.toPublic())
 		})
@@ -287,7 +287,7 @@ func TestIndexDecodeSearch(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			body := `{"requestId":"3d8ed0aa","results":[` + c.result + `]}`
-			w, err := indexDecode[indexSearchWire]([]byte(body))
+			w, err := indexDecode[wireIndexSearch]([]byte(body))
 			require.NoError(t, err)
 			got := w.toPublic()
 			require.Len(t, got.Results, 1)
@@ -299,13 +299,13 @@ func TestIndexDecodeSearch(t *testing.T) {
 	}
 
 	t.Run("no results", func(t *testing.T) {
-		w, err := indexDecode[indexSearchWire]([]byte(`{"requestId":"r","results":[]}`))
+		w, err := indexDecode[wireIndexSearch]([]byte(`{"requestId":"r","results":[]}`))
 		require.NoError(t, err)
 		assert.Equal(t, &IndexSearchResult{RequestID: "r", Results: []IndexResult{}}, w.toPublic())
 	})
 	t.Run("20 results", func(t *testing.T) {
 		body := `{"requestId":"r","results":[` + strings.Repeat(indexVendorResult+",", 19) + indexVendorResult + `]}`
-		w, err := indexDecode[indexSearchWire]([]byte(body))
+		w, err := indexDecode[wireIndexSearch]([]byte(body))
 		require.NoError(t, err)
 		assert.Len(t, w.toPublic().Results, 20)
 		require.NoError(t, w.checkFor(IndexSearchParams{NumResults: 20}))
@@ -325,7 +325,7 @@ func TestIndexDecodeContentsMixedStatuses(t *testing.T) {
 		`{"id":"https://gone.example.com/","status":"error","error":{"tag":"CRAWL_NOT_FOUND","httpStatusCode":404}},` +
 		`{"id":"https://slow.example.com/","status":"error","error":{"tag":"TIMEOUT"}}` +
 		`]}`
-	w, err := indexDecode[indexContentsWire]([]byte(body))
+	w, err := indexDecode[wireIndexContents]([]byte(body))
 	require.NoError(t, err)
 	got := w.toPublic()
 	assert.Equal(t, "6bf694e4", got.RequestID)
@@ -348,7 +348,7 @@ func TestIndexDecodeContentsMixedStatuses(t *testing.T) {
 	assert.Error(t, w.checkFor(p), "more statuses than items asked for")
 
 	t.Run("nothing found", func(t *testing.T) {
-		w, err := indexDecode[indexContentsWire]([]byte(`{"requestId":"r","results":[],"statuses":[{"id":"x","status":"error","error":{"tag":"NOT_FOUND","httpStatusCode":null}}]}`))
+		w, err := indexDecode[wireIndexContents]([]byte(`{"requestId":"r","results":[],"statuses":[{"id":"x","status":"error","error":{"tag":"NOT_FOUND","httpStatusCode":null}}]}`))
 		require.NoError(t, err)
 		assert.Equal(t, &IndexContents{RequestID: "r", Results: []IndexResult{},
 			Statuses: []ContentStatus{{ID: "x", Status: "error", ErrorTag: "NOT_FOUND"}}}, w.toPublic())
@@ -364,9 +364,9 @@ func TestIndexDecodeMalformed(t *testing.T) {
 		return `{"requestId":"r","results":[],"statuses":[` + statuses + `]}`
 	}
 	decoders := map[string]func([]byte) error{
-		"context":  func(b []byte) error { _, err := indexDecode[indexContextWire](b); return err },
-		"search":   func(b []byte) error { _, err := indexDecode[indexSearchWire](b); return err },
-		"contents": func(b []byte) error { _, err := indexDecode[indexContentsWire](b); return err },
+		"context":  func(b []byte) error { _, err := indexDecode[wireIndexContext](b); return err },
+		"search":   func(b []byte) error { _, err := indexDecode[wireIndexSearch](b); return err },
+		"contents": func(b []byte) error { _, err := indexDecode[wireIndexContents](b); return err },
 	}
 	for _, c := range []struct{ route, name, body string }{
 		{"context", "not JSON", `{"requestId":`},
@@ -452,7 +452,7 @@ func TestIndexHostileAnswerMemory(t *testing.T) {
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := indexDecode[indexSearchWire](body)
+	_, err := indexDecode[wireIndexSearch](body)
 	runtime.ReadMemStats(&after)
 	require.ErrorContains(t, err, "more than 20")
 	t.Logf("a 16 MiB answer of {} results: %d bytes allocated", after.TotalAlloc-before.TotalAlloc)
@@ -469,7 +469,7 @@ func TestIndexResultJSON(t *testing.T) {
 		indexWith(t, indexVendorResult, map[string]any{"publishedDate": "2024-02-29T10:00:00.25+05:30"}) +
 		`],"statuses":[{"id":"a","status":"success"},{"id":"b","status":"error","error":{"tag":"NOT_FOUND","httpStatusCode":null}},` +
 		`{"id":"c","status":"error","error":{"tag":"CRAWL_FAILED","httpStatusCode":503}}]}`
-	w, err := indexDecode[indexContentsWire]([]byte(body))
+	w, err := indexDecode[wireIndexContents]([]byte(body))
 	require.NoError(t, err)
 	contents := w.toPublic()
 
@@ -485,7 +485,7 @@ func TestIndexResultJSON(t *testing.T) {
 	assert.JSONEq(t, want, string(out))
 
 	// What mintctl prints is an answer the SDK accepts, and reads back the same.
-	again, err := indexDecode[indexContentsWire](out)
+	again, err := indexDecode[wireIndexContents](out)
 	require.NoError(t, err)
 	indexAssertSameContents(t, contents, again.toPublic())
 	var back IndexContents
@@ -553,15 +553,15 @@ func FuzzIndexAnswer(f *testing.F) {
 	f.Add([]byte(`{"requestId":"r","results":[{},{},"\"],",[[]]],"statuses":null}`))
 	f.Add([]byte(`[1,[2,{"a":"]"}],"\\"]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if ctx, err := indexDecode[indexContextWire](b); err == nil {
+		if ctx, err := indexDecode[wireIndexContext](b); err == nil {
 			p := ctx.toPublic()
 			assert.GreaterOrEqual(t, p.ResultsCount, 0)
 			assert.GreaterOrEqual(t, p.OutputTokens, 0)
-			again, err := indexDecode[indexContextWire]([]byte(indexJSON(t, p)))
+			again, err := indexDecode[wireIndexContext]([]byte(indexJSON(t, p)))
 			require.NoError(t, err)
 			assert.Equal(t, p, again.toPublic())
 		}
-		if s, err := indexDecode[indexSearchWire](b); err == nil {
+		if s, err := indexDecode[wireIndexSearch](b); err == nil {
 			p := s.toPublic()
 			require.NotNil(t, p.Results)
 			assert.LessOrEqual(t, len(p.Results), indexMaxAnswerItems)
@@ -569,12 +569,12 @@ func FuzzIndexAnswer(f *testing.F) {
 				assert.NotNil(t, r.Breadcrumbs)
 				assert.LessOrEqual(t, len(r.Breadcrumbs), indexMaxBreadcrumbs)
 			}
-			again, err := indexDecode[indexSearchWire]([]byte(indexJSON(t, p)))
+			again, err := indexDecode[wireIndexSearch]([]byte(indexJSON(t, p)))
 			require.NoError(t, err)
 			indexAssertSameContents(t, &IndexContents{RequestID: p.RequestID, Results: p.Results},
 				&IndexContents{RequestID: again.toPublic().RequestID, Results: again.toPublic().Results})
 		}
-		if c, err := indexDecode[indexContentsWire](b); err == nil {
+		if c, err := indexDecode[wireIndexContents](b); err == nil {
 			p := c.toPublic()
 			require.NotNil(t, p.Statuses)
 			assert.LessOrEqual(t, len(p.Statuses), indexMaxAnswerItems)
@@ -586,7 +586,7 @@ func FuzzIndexAnswer(f *testing.F) {
 				}
 			}
 			out := indexJSON(t, p)
-			again, err := indexDecode[indexContentsWire]([]byte(out))
+			again, err := indexDecode[wireIndexContents]([]byte(out))
 			require.NoError(t, err, "%s", out)
 			indexAssertSameContents(t, p, again.toPublic())
 		}

@@ -133,7 +133,7 @@ func (p *proxyParts) UnmarshalJSON(data []byte) error {
 
 // proxyContext keeps the first maxProxyContext items; the rest must be
 // objects, and are not kept.
-type proxyContext []contextWire
+type proxyContext []wireContext
 
 func (c *proxyContext) UnmarshalJSON(data []byte) error {
 	*c = nil
@@ -142,7 +142,7 @@ func (c *proxyContext) UnmarshalJSON(data []byte) error {
 			var skip struct{}
 			return dec.Decode(&skip)
 		}
-		*c = append(*c, contextWire{})
+		*c = append(*c, wireContext{})
 		return dec.Decode(&(*c)[i])
 	})
 }
@@ -191,14 +191,14 @@ func rebuildMessage(raw []byte, header http.Header) (body *messageBody, leftOut,
 		return nil, 0, http.StatusRequestEntityTooLarge, fmt.Sprintf(
 			"the last message is too long: at most %d KiB of text in a part, %d KiB in all", maxProxyPartText>>10, maxProxyText>>10)
 	}
-	body = &messageBody{Messages: make([]messageWire, len(conv.kept))}
+	body = &messageBody{Messages: make([]wireUIMessage, len(conv.kept))}
 	for i, m := range conv.kept {
-		out := messageWire{ID: m.ID, Role: m.Role, Parts: []partWire{}}
+		out := wireUIMessage{ID: m.ID, Role: m.Role, Parts: []wirePart{}}
 		if !plainToken(m.ID) {
 			out.ID = newMessageID()
 		}
 		for _, part := range m.Parts { // text parts only: see proxyParts
-			out.Parts = append(out.Parts, partWire{Type: "text", Text: part.Text})
+			out.Parts = append(out.Parts, wirePart{Type: "text", Text: part.Text})
 		}
 		body.Messages[i] = out
 	}
@@ -232,7 +232,7 @@ func rebuildMessage(raw []byte, header http.Header) (body *messageBody, leftOut,
 	return body, conv.leftOut, 0, ""
 }
 
-func wireText(m messageWire) string {
+func wireText(m wireUIMessage) string {
 	var b strings.Builder
 	for _, p := range m.Parts {
 		b.WriteString(p.Text)

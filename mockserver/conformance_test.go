@@ -255,7 +255,7 @@ func (x *conformer) send(s *Server, p probe) answer {
 	return a
 }
 
-func keyFor(s *Server, api apiFamily) string {
+func keyFor(s *Server, api apiKind) string {
 	switch api {
 	case assistantAPI:
 		return s.AssistantKey()

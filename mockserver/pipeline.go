@@ -42,8 +42,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		Auth:      journal.Authorization(r.Header["Authorization"]),
 	}
 	w.Header()[RequestIDHeader] = []string{e.RequestID}
-	family := apiOf(rt, r.URL.Path)
-	if family == assistantAPI {
+	api := apiOf(rt, r.URL.Path)
+	if api == assistantAPI {
 		allowAnyOrigin(w.Header())
 	}
 
@@ -80,7 +80,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 			rep = withStatusValue(rep, f.Value)
 		}
 	}
-	rep = restyle(family, rep) // every error in the body of the route's API
+	rep = restyle(api, rep) // every error in the body of the route's API
 	e.Status = rep.status
 	s.record(&e, started)
 	s.deliver(w, r, rep, f)

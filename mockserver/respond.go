@@ -62,12 +62,12 @@ type errorDetail struct {
 // the Index API's {"error": "..."} and nothing else (its schema allows no
 // other member; the text is the vendor's for the statuses it documents).
 // Admin-API replies and successes pass unchanged.
-func restyle(family apiFamily, rep reply) reply {
-	if family == adminAPI || rep.message == "" {
+func restyle(api apiKind, rep reply) reply {
+	if api == adminAPI || rep.message == "" {
 		return rep
 	}
 	var body any
-	switch family {
+	switch api {
 	case assistantAPI:
 		text := rep.message
 		if len(rep.details) > 0 {

@@ -100,14 +100,14 @@ func perIP(c *call) string {
 	return host
 }
 
-// apiFamily is which of the service's three APIs a route belongs to: it
+// apiKind is which of the service's three APIs a route belongs to: it
 // decides the kind of key the route takes and the shape of its errors.
-type apiFamily uint8
+type apiKind uint8
 
 const (
-	adminAPI     apiFamily = iota // mint_ keys; {"error", "details"}
-	assistantAPI                  // mint_dsc_ keys of the path's domain; {"message"}; CORS for any origin
-	indexAPI                      // mint_us_ keys; {"error"} and nothing else; no CORS
+	adminAPI     apiKind = iota // mint_ keys; {"error", "details"}
+	assistantAPI                // mint_dsc_ keys of the path's domain; {"message"}; CORS for any origin
+	indexAPI                    // mint_us_ keys; {"error"} and nothing else; no CORS
 )
 
 // The path prefixes of the assistant and Index APIs: a client's base URL is
@@ -120,7 +120,7 @@ const (
 // apiOf is the API a request belongs to: its route's, or for a request
 // that matched none, the one its path prefix names (so its 404 has that
 // API's error body).
-func apiOf(rt *route, path string) apiFamily {
+func apiOf(rt *route, path string) apiKind {
 	switch {
 	case rt != unmatched:
 		return rt.api
@@ -140,7 +140,7 @@ type route struct {
 	path    string // ServeMux pattern path, also shown in not-found hints
 	limit   ratelimit.Kind
 	outer   ratelimit.Kind // a second limit, taken before limit: the longer window, so a request it refuses takes no slot of limit
-	api     apiFamily      // the key it takes and its error body (zero: the admin API)
+	api     apiKind        // the key it takes and its error body (zero: the admin API)
 	streams bool           // answers a stream (reply.stream), which stream-error faults reach
 	outcome bool           // reads OutcomeHeader: the run it starts ends as the header says
 	handle  func(s *Server, c *call) reply
@@ -148,21 +148,16 @@ type route struct {
 	pattern string   // "METHOD path"
 }
 
-// apiRoutes is the route table of the API. Its order breaks ties in the
-// closest-route hint of a 404.
+// apiRoutes is the route table of the API, grouped by area. Its order
+// breaks ties in the closest-route hint of a 404.
 var apiRoutes = []*route{
+	// Agent jobs.
 	{name: RouteCreateJob, method: http.MethodPost, path: "/v2/agent/{projectId}/job", limit: jobLimit, outcome: true, handle: (*Server).createJob},
 	{name: RouteGetJob, method: http.MethodGet, path: "/v2/agent/{projectId}/job/{id}", handle: (*Server).getJob},
 	{name: RouteFollowUp, method: http.MethodPost, path: "/v2/agent/{projectId}/job/{id}/message", limit: jobLimit, outcome: true, handle: (*Server).followUp},
+
+	// The analytics export.
 	{name: RouteVisitors, method: http.MethodGet, path: "/v1/analytics/{projectId}/visitors", limit: analyticsLimit, handle: (*Server).visitors},
-	{name: RouteTriggerDeployment, method: http.MethodPost, path: "/v1/project/update/{projectId}", limit: deployLimit, outcome: true, handle: (*Server).triggerDeployment},
-	{name: RouteDeploymentStatus, method: http.MethodGet, path: "/v1/project/update-status/{statusId}", handle: (*Server).deploymentStatus},
-	{name: RouteTriggerPreview, method: http.MethodPost, path: "/v1/project/preview/{projectId}", limit: previewLimit, outcome: true, handle: (*Server).triggerPreview},
-	{name: RouteTriggerAutomation, method: http.MethodPost, path: "/v1/workflow/{projectId}/{workflowSchemaId}/trigger", limit: deployLimit, handle: (*Server).triggerAutomation},
-	{name: RouteAutomationWebhook, method: http.MethodPost, path: "/v2/workflow/{projectId}/{workflowSchemaId}/webhook", limit: deployLimit, handle: (*Server).runWebhook},
-	{name: RouteStartStaticExport, method: http.MethodPost, path: "/v1/static-export/jobs", outcome: true, handle: (*Server).startStaticExport},
-	{name: RouteStaticExportStatus, method: http.MethodGet, path: "/v1/static-export/jobs/{jobId}", handle: (*Server).staticExportStatus},
-	{name: RouteStaticExportBundle, method: http.MethodPost, path: "/v1/static-export/jobs/{jobId}/bundle", handle: (*Server).staticExportBundle},
 	{name: RouteViews, method: http.MethodGet, path: "/v1/analytics/{projectId}/views", limit: analyticsLimit, handle: (*Server).views},
 	{name: RouteSearches, method: http.MethodGet, path: "/v1/analytics/{projectId}/searches", limit: analyticsLimit, handle: (*Server).searches},
 	{name: RouteFeedback, method: http.MethodGet, path: "/v1/analytics/{projectId}/feedback", limit: analyticsLimit, handle: (*Server).feedback},
@@ -171,10 +166,25 @@ var apiRoutes = []*route{
 	{name: RouteThread, method: http.MethodGet, path: "/v1/analytics/{projectId}/assistant/threads/{threadId}", limit: analyticsLimit, handle: (*Server).thread},
 	{name: RouteCallerStats, method: http.MethodGet, path: "/v1/analytics/{projectId}/assistant/caller-stats", limit: analyticsLimit, handle: (*Server).callerStats},
 
+	// Deployments, previews and automations.
+	{name: RouteTriggerDeployment, method: http.MethodPost, path: "/v1/project/update/{projectId}", limit: deployLimit, outcome: true, handle: (*Server).triggerDeployment},
+	{name: RouteDeploymentStatus, method: http.MethodGet, path: "/v1/project/update-status/{statusId}", handle: (*Server).deploymentStatus},
+	{name: RouteTriggerPreview, method: http.MethodPost, path: "/v1/project/preview/{projectId}", limit: previewLimit, outcome: true, handle: (*Server).triggerPreview},
+	{name: RouteTriggerAutomation, method: http.MethodPost, path: "/v1/workflow/{projectId}/{workflowSchemaId}/trigger", limit: deployLimit, handle: (*Server).triggerAutomation},
+	{name: RouteAutomationWebhook, method: http.MethodPost, path: "/v2/workflow/{projectId}/{workflowSchemaId}/webhook", limit: deployLimit, handle: (*Server).runWebhook},
+
+	// Static export.
+	{name: RouteStartStaticExport, method: http.MethodPost, path: "/v1/static-export/jobs", outcome: true, handle: (*Server).startStaticExport},
+	{name: RouteStaticExportStatus, method: http.MethodGet, path: "/v1/static-export/jobs/{jobId}", handle: (*Server).staticExportStatus},
+	{name: RouteStaticExportBundle, method: http.MethodPost, path: "/v1/static-export/jobs/{jobId}/bundle", handle: (*Server).staticExportBundle},
+
+	// The assistant API.
 	{name: RouteAssistantMessage, method: http.MethodPost, path: discoveryPrefix + "/v2/assistant/{domain}/message", api: assistantAPI, outer: messageIPLimit, limit: messageLimit, streams: true, handle: (*Server).assistantMessage},
 	{name: RouteAssistantMessageV1, method: http.MethodPost, path: discoveryPrefix + "/v1/assistant/{domain}/message", api: assistantAPI, outer: messageIPLimit, limit: messageLimit, streams: true, handle: (*Server).assistantMessageV1},
 	{name: RouteDocsSearch, method: http.MethodPost, path: discoveryPrefix + "/v1/search/{domain}", api: assistantAPI, limit: docsSearchLimit, handle: (*Server).docsSearch},
 	{name: RoutePageContent, method: http.MethodPost, path: discoveryPrefix + "/v1/page/{domain}", api: assistantAPI, limit: pageContentLimit, handle: (*Server).pageContent},
+
+	// The Index API.
 	{name: RouteIndexContext, method: http.MethodPost, path: indexPrefix + "/v1/context", api: indexAPI, outer: indexDayLimit, limit: indexLimit, handle: (*Server).indexContext},
 	{name: RouteIndexSearch, method: http.MethodPost, path: indexPrefix + "/v1/search", api: indexAPI, outer: indexDayLimit, limit: indexLimit, handle: (*Server).indexSearch},
 	{name: RouteIndexContents, method: http.MethodPost, path: indexPrefix + "/v1/contents", api: indexAPI, outer: indexDayLimit, limit: indexLimit, handle: (*Server).indexContents},
