@@ -11,28 +11,15 @@
 // allowed origin), MOCK_URL, STOP_MOCK_URL and CHROMIUM.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { env } from "./lib.mjs";
-
-const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+import { chromium, env } from "./lib.mjs";
 
 let context;
-let profile;
+let close;
 before(async () => {
-  profile = mkdtempSync(join(tmpdir(), "chat-page-")); // a fresh profile, removed after
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: env("CHROMIUM"),
-    headless: true,
-    args: [...flags, `--host-resolver-rules=MAP ${new URL(env("CHAT_HOST_URL")).hostname} 127.0.0.1`],
-  });
+  ({ context, close } = await chromium(`MAP ${new URL(env("CHAT_HOST_URL")).hostname} 127.0.0.1`));
 });
 after(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await close?.();
 });
 
 const fault = async (spec) => {

@@ -3,11 +3,13 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,6 +78,81 @@ func TestAISDK(t *testing.T) {
 		})
 	}
 	t.Run("go-sdk", func(t *testing.T) { goReadsSDKServer(t, sdkServer, outcomes) })
+}
+
+// TestCredentialsInChromium runs credentials.test.mjs: pages of other
+// origins call proxies in a real Chromium. A page at page.test sends its
+// session cookie and an Authorization header to a proxy at api.page.test
+// (another origin of the same site) made with WithProxyCredentials, whose
+// identity function sees both; the same request to a proxy made without
+// it fails as the browser makes it fail. A page at bücher.test, an origin
+// the proxies are given in Unicode, calls them from its punycode host;
+// a page of an origin not given is refused. The *.test names are
+// Chromium's alone (--host-resolver-rules), all on loopback.
+func TestCredentialsInChromium(t *testing.T) {
+	node, dir := nodetest.Setup(t)
+	browser := nodetest.Browser(t)
+	mock := mockserver.Start(t, mockserver.WithoutRateLimits())
+
+	// The site's pages: the one at page.test carries the session cookie
+	// the site's login would have set, for page.test and its subdomains.
+	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.Host, "page.test:") {
+			w.Header().Set("Set-Cookie", "session=s-42; Domain=page.test; Path=/; HttpOnly; SameSite=Lax")
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><link rel="icon" href="data:,"><title>a page</title>`))
+	}))
+	defer pages.Close()
+	port := pages.URL[strings.LastIndex(pages.URL, ":")+1:]
+	origins := []string{"http://page.test:" + port, "http://bücher.test:" + port}
+
+	// What each proxy's identity function saw, for the node test to read
+	// (and reset) at SEEN_URL.
+	type seen struct {
+		Proxy, Origin, Session, Authorization string
+	}
+	var mu sync.Mutex
+	var saw []seen
+	proxy := func(name string, opts ...mintlify.ProxyOption) string {
+		a, err := mintlify.NewAssistantClient(mintlify.WithBaseURL(mock.URL()+"/discovery"),
+			mintlify.WithAPIKey(mock.AssistantKey()), mintlify.WithDomain(mock.Domain()))
+		require.NoError(t, err)
+		p, err := mintlify.NewAssistantProxy(a, append(opts, mintlify.WithAllowedOrigins(origins...),
+			mintlify.WithProxyIdentity(func(r *http.Request) (mintlify.ProxyIdentity, error) {
+				s := seen{Proxy: name, Origin: r.Header.Get("Origin"), Authorization: r.Header.Get("Authorization")}
+				if c, err := r.Cookie("session"); err == nil {
+					s.Session = c.Value
+				}
+				mu.Lock()
+				saw = append(saw, s)
+				mu.Unlock()
+				return mintlify.ProxyIdentity{RateKey: s.Session}, nil
+			}))...)
+		require.NoError(t, err)
+		srv := httptest.NewServer(p)
+		t.Cleanup(srv.Close)
+		return strings.Replace(srv.URL, "127.0.0.1", "api.page.test", 1)
+	}
+	seenSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(append([]seen{}, saw...))
+		saw = nil
+	}))
+	defer seenSrv.Close()
+
+	out := nodetest.Run(t, node, dir, 2*time.Minute, []string{
+		"PAGE_URL=http://page.test:" + port + "/",
+		"UNICODE_PAGE_URL=http://bücher.test:" + port + "/",
+		"OTHER_PAGE_URL=http://other.test:" + port + "/",
+		"CREDENTIALS_PROXY_URL=" + proxy("credentials", mintlify.WithProxyCredentials()),
+		"PLAIN_PROXY_URL=" + proxy("plain"),
+		"SEEN_URL=" + seenSrv.URL,
+		"CHROMIUM=" + browser,
+	}, "--test", "--test-reporter=spec", "credentials.test.mjs")
+	t.Log(nodetest.Clean(out))
 }
 
 // outcome is what the AI SDK's Chat read of one answer, straight from its

@@ -14,5 +14,9 @@
 // instances, the AI SDK's own server in sdk-server.mjs) on loopback and
 // run node's test runner on the *.test.mjs files with their URLs in the
 // environment. Without node or the installed packages the tests skip and
-// say so; with CI=true they fail instead.
+// say so; with CI=true they fail instead. BenchmarkProxyVsNodeRoute times
+// the proxy against node-route.mjs, the vendor's recommended embedding (a
+// route that only posts upstream and returns the body):
+//
+//	go test -run '^$' -bench ProxyVsNodeRoute -benchtime 20x ./conformance
 package conformance

@@ -2,7 +2,9 @@
 // installed under an npm alias, so four copies of the real code sit side
 // by side), a framework-free Chat on each release's AbstractChat, and
 // readers that judge a stream as each release's own client does.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 // The releases: the last 5.x whose chunk schemas are strict (strict: a
 // member the schema does not name fails the chunk, and with it the whole
@@ -115,4 +117,30 @@ export function post(url, question, headers = {}, body = {}) {
     headers: { "Content-Type": "application/json", ...headers },
     body: JSON.stringify({ messages: [{ id: "q1", role: "user", parts: [{ type: "text", text: question }] }], ...body }),
   });
+}
+
+// chromium launches Debian's Chromium (CHROMIUM) through playwright-core,
+// headless, with a fresh profile and the host names of hostRules resolved
+// as --host-resolver-rules says ("MAP *.test 127.0.0.1"). It returns the
+// browser's context and close, which also removes the profile.
+export async function chromium(hostRules) {
+  const { chromium } = await import("playwright-core");
+  const profile = mkdtempSync(join(tmpdir(), "chromium-"));
+  try {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: env("CHROMIUM"),
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        `--host-resolver-rules=${hostRules}`],
+    });
+    const close = async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    };
+    return { context, close };
+  } catch (e) {
+    rmSync(profile, { recursive: true, force: true });
+    throw e;
+  }
 }

@@ -164,14 +164,27 @@ func Clean(s string) string {
 }
 
 // Serve starts a node server, script in dir, that prints the URL it
-// listens on as its first line of stdout, and stops it when t ends. Its
-// later output is kept, and shown if t fails.
+// listens on as its first line of stdout, and stops it when t ends (see
+// [Start]).
 func Serve(t testing.TB, node, dir, script string, env ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, node, script)
+	cmd := exec.Command(node, script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
+	url, _ := Start(t, cmd)
+	return url
+}
+
+// Start starts cmd, a server that prints the URL it listens on (on
+// loopback) as its first line of stdout, and kills it when t ends. It
+// returns the URL and the process's ID. The server's stderr is kept, and
+// shown if t fails.
+func Start(t testing.TB, cmd *exec.Cmd) (url string, pid int) {
+	t.Helper()
+	name := filepath.Base(cmd.Path)
+	if len(cmd.Args) > 1 {
+		name = cmd.Args[1]
+	}
 	cmd.WaitDelay = 5 * time.Second
 	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
@@ -183,10 +196,10 @@ func Serve(t testing.TB, node, dir, script string, env ...string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cancel()
+		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		if t.Failed() && stderr.String() != "" {
-			t.Logf("%s's stderr:\n%s", script, Clean(stderr.String()))
+			t.Logf("%s's stderr:\n%s", name, Clean(stderr.String()))
 		}
 	})
 	first := make(chan string, 1)
@@ -196,13 +209,13 @@ func Serve(t testing.TB, node, dir, script string, env ...string) string {
 		_, _ = io.Copy(io.Discard, out)
 	}()
 	select {
-	case url := <-first:
+	case url = <-first:
 		if !strings.HasPrefix(url, "http://127.0.0.1:") {
-			t.Fatalf("%s printed %q, not its URL; stderr:\n%s", script, Clean(url), Clean(stderr.String()))
+			t.Fatalf("%s printed %q, not its URL; stderr:\n%s", name, Clean(url), Clean(stderr.String()))
 		}
-		return url
+		return url, cmd.Process.Pid
 	case <-time.After(30 * time.Second):
-		t.Fatalf("%s printed no URL within 30s; stderr:\n%s", script, Clean(stderr.String()))
+		t.Fatalf("%s printed no URL within 30s; stderr:\n%s", name, Clean(stderr.String()))
 	}
-	return ""
+	return "", 0
 }
