@@ -113,7 +113,7 @@ const (
 const (
 	maxDocSearchPageSize  = 50 // pageSize 1..50
 	defaultAskFP          = "anonymous"
-	maxRetrievalPageSize  = 50  // retrievalPageSize 1..50 (DESIGN §7.3)
+	maxRetrievalPageSize  = 50  // retrievalPageSize 1..50, as the message route allows
 	maxCurrentPathRunes   = 200 // currentPath, as the vendor documents it
 	maxDocSearchMetadata  = 64 << 10
 	assistantMessageIDLen = 16 // random bytes of a message ID the SDK makes
@@ -418,7 +418,7 @@ func (p DocSearchParams) body() ([]byte, error) {
 }
 
 // body checks p against the message route's schema and the SDK's rules
-// (DESIGN §7.3) and encodes it.
+// and encodes it.
 func (p MessageParams) body() ([]byte, error) {
 	if len(p.Messages) == 0 {
 		return nil, invalidf("no Messages: send at least the user's question")

@@ -236,7 +236,7 @@ func newClient(api apiKind, cfg config) (*Client, error) {
 
 	// The SDK's own copy of the caller's http.Client, never the caller's
 	// itself: its redirect policy is the SDK's, whatever the caller's
-	// says (DESIGN §6.3).
+	// says, so no redirect carries the key to another host.
 	var hc http.Client
 	if cfg.httpClient != nil {
 		hc = *cfg.httpClient

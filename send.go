@@ -175,7 +175,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	// A 2xx is read inside the attempt, so that a body cut short or not the
 	// documented object can be retried like a network error. Every attempt
 	// reads into the call's one buffer: a retry reuses it rather than
-	// holding a second (DESIGN §6.1).
+	// holding a second.
 	body := r.buf
 	if body == nil {
 		body = answerBuffers.Get().(*answerBuffer)

@@ -83,8 +83,8 @@
 //   - Message bodies: an empty fp is missing; a user message with no text
 //     is a 400; only text parts are read, others ignored (a chat client
 //     sends back the tool and source parts of earlier answers).
-//   - finish carries threadId at its top level, as the vendor documents and
-//     DESIGN §7.4 fixes. AI SDK v5 clients check chunks against strict
+//   - finish carries threadId at its top level, as the vendor documents
+//     and the real service sends. AI SDK v5 clients check chunks against strict
 //     schemas (loosened only in later releases) and may refuse that key, as
 //     they would the vendor's own stream.
 //   - Site URLs: a domain with a dot is the site's host; a bare identifier

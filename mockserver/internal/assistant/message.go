@@ -62,8 +62,8 @@ type ContextItem struct {
 	ElementID string `json:"elementId,omitempty"`
 }
 
-// ValidateMessage checks a message body as the vendor's schema and DESIGN
-// §7.1/§7.6 have it, naming every problem in one 400: fp and at least one
+// ValidateMessage checks a message body as the vendor's schema and the
+// mock's reading of its prose have it, naming every problem in one 400: fp and at least one
 // message are required; roles are system, assistant or user (and data on
 // v1); every part has a type; the last message is the user's and has text;
 // retrievalPageSize is 1..50; currentPath is at most 200 characters;
