@@ -4,7 +4,7 @@ package mintlify_test
 // so that every check of the table (the request sent, statuses, retries,
 // hostile answers, echoed keys, contexts, redirects, invalid input, fuzzing)
 // covers them. The table's clients are admin clients; IndexClientOf (a test
-// hook, index_export_test.go) runs the Index calls over their request path.
+// hook, export_test.go) runs the Index calls over their request path.
 
 import (
 	"context"
