@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"strconv"
@@ -810,6 +811,13 @@ func longArrays(t testing.TB, good string, n func(withMarker, elem string) int) 
 	out["an unknown member of {}"] = fill(`{"unknown":`+string(quoted)+`,`+good[1:], "{}")
 	return out
 }
+
+// raceDetector is set under -race, whose instrumentation makes scanning
+// tens of megabytes of JSON slow and whose memory is not the program's.
+var raceDetector = func() bool {
+	bi, ok := debug.ReadBuildInfo()
+	return ok && slices.Contains(bi.Settings, debug.BuildSetting{Key: "-race", Value: "true"})
+}()
 
 // TestEveryMethodHoldsAHugeAnswerInBoundedMemory: an answer just under
 // 16 MiB whose rows, or any array inside them (sources, messages, logs,
