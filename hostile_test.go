@@ -573,26 +573,15 @@ func TestKeyPastedIntoAnArgumentNeverShows(t *testing.T) {
 
 	c, _ := answering(t, respond(404, `{"error":"not found"}`), mintlify.WithMaxRetries(0))
 	ctx := context.Background()
-	calls := map[string]func() error{
-		"PollJob":        func() error { _, err := c.PollJob(ctx, testKey, quickPoll...); return err },
-		"PollDeployment": func() error { _, err := c.PollDeployment(ctx, testKey, quickPoll...); return err },
-		"PollStaticExport": func() error {
-			_, err := c.PollStaticExport(ctx, "x/"+testKey, quickPoll...)
-			return err
-		},
-		"GetThread":         func() error { _, err := c.GetThread(ctx, testKey); return err },
-		"TriggerAutomation": func() error { _, err := c.TriggerAutomation(ctx, testKey+" x"); return err },
-		"StartStaticExport": func() error {
-			_, err := c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "https://" + testKey})
-			return err
-		},
-		"GetDeployment": func() error { _, err := c.GetDeployment(ctx, testKey); return err },
-		"Do":            func() error { _, err := c.Do(ctx, http.MethodGet, "/../"+testKey, nil, nil); return err },
-	}
-	for name, call := range calls {
-		err := call()
-		require.Error(t, err, name)
-		assertNoKey(t, fmt.Sprintf("%v %+v", err, err), name)
+	for _, m := range methods {
+		if m.arg == nil {
+			continue
+		}
+		for _, pasted := range []string{testKey, "x/" + testKey, testKey + " x", "https://" + testKey, "/../" + testKey} {
+			_, err := m.arg(ctx, c, pasted)
+			require.Error(t, err, "%s(%q)", m.name, pasted)
+			assertNoKey(t, fmt.Sprintf("%v %+v", err, err), m.name)
+		}
 	}
 }
 
@@ -942,21 +931,13 @@ func TestEveryMethodRefusesAnArrayLongerThanTheAPISends(t *testing.T) {
 // (copies of the documented one) is read, one more is ErrMalformedResponse.
 func TestAnswersHoldUpToTheirBounds(t *testing.T) {
 	t.Parallel()
-	// A log's JSON array, plus 128 bytes a line, holds at most 16 MiB.
-	const line = `"built"`
-	logLines := (16<<20 - 1) / (len(line) + 1 + 128)
-	for name, bounds := range map[string]map[string]int{
-		"GetVisitors": {"visitors": 250}, "GetViews": {"views": 250}, "GetSearches": {"searches": 100},
-		"GetFeedback": {"feedback": 100}, "GetFeedbackByPage": {"feedback": 100},
-		"GetConversations": {"conversations": 1000, "conversations.0.sources": 100},
-		"GetThread":        {"messages": 10_000},
-		"GetDeployment": {"commit.filesChanged.added": 100_000, "commit.filesChanged.modified": 100_000,
-			"commit.filesChanged.removed": 100_000, "logs": logLines},
-	} {
-		m := methodNamed(t, name)
-		for path, most := range bounds {
+	for _, m := range methods {
+		if m.bounds == nil {
+			continue
+		}
+		for path, most := range m.bounds {
 			for _, n := range []int{most, most + 1} {
-				t.Run(fmt.Sprintf("%s/%s/%d", name, path, n), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%s/%d", m.name, path, n), func(t *testing.T) {
 					t.Parallel()
 					var root any
 					require.NoError(t, json.Unmarshal([]byte(m.good), &root))
@@ -971,7 +952,7 @@ func TestAnswersHoldUpToTheirBounds(t *testing.T) {
 					elem, err := json.Marshal(first)
 					require.NoError(t, err)
 					if path == "logs" {
-						elem = []byte(line)
+						elem = []byte(logLine)
 					}
 					quoted, _ := json.Marshal(fillMarker)
 					body := fillArray(setPath(t, m.good, path, string(quoted)), string(elem), n)
