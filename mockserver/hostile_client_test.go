@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -229,13 +230,6 @@ func TestAKeyInOddPlacesIsNeverEchoed(t *testing.T) {
 		"/v1/analytics/" + p + "/views?dateTo=" + encoded,
 		"/v1/analytics/" + p + "/searches?cursor=" + key,
 		"/v1/analytics/" + p + "/feedback?source=" + key,
-		"/v1/analytics/" + p + "/assistant/threads/" + key,
-		"/v1/analytics/" + key + "/views",
-		"/v2/agent/" + p + "/job/" + key,
-		"/v2/agent/" + p + "/job/" + encoded,
-		"/v1/project/update-status/" + key,
-		"/v1/static-export/jobs/" + key,
-		"/v1/workflow/" + p + "/" + key + "/trigger",
 		"/v1/" + key + "/nothing?token=" + key,
 		"/_mock/jobs/" + key,
 		"/_mock/" + key,
@@ -250,6 +244,19 @@ func TestAKeyInOddPlacesIsNeverEchoed(t *testing.T) {
 	}
 	for i, path := range paths {
 		check(fmt.Sprintf("path %d", i), h.do("GET", path, ""))
+	}
+	// The key, as sent and percent-encoded, in each parameter of each
+	// route's path, the others filled as a request would.
+	params := regexp.MustCompile(`\{[a-zA-Z]+\}`)
+	for _, rt := range routes(t, nil) {
+		fill := strings.NewReplacer("{projectId}", p, "{domain}", h.s.Domain())
+		for _, param := range params.FindAllString(rt.Path, -1) {
+			for _, form := range []string{key, encoded} {
+				path := params.ReplaceAllString(fill.Replace(strings.Replace(rt.Path, param, form, 1)), "x")
+				check(rt.Name+" "+param, h.do(rt.Method, path, "", "Authorization", "Bearer "+keyOf(h.s, rt.API)))
+				paths = append(paths, path)
+			}
+		}
 	}
 	check("preview body", h.do("POST", "/v1/project/preview/"+p, `{"branch":"`+key+`","`+key+`":1,"`+key+`":2}`))
 	check("export body", h.do("POST", "/v1/static-export/jobs", `{"domain":"`+key+`"}`))
@@ -469,20 +476,20 @@ func TestBundleSizesAreBoundedAndTheirTailIsPrompt(t *testing.T) {
 // Run with -race: every route at once, writes and walks and downloads
 // mixed with control-API mutations, resets included. Whatever the
 // interleaving, no request breaks its connection (a handler panic) or gets
-// a 5xx, and every answer but a download is JSON.
+// a 5xx, and every answer but a download or a stream is JSON.
 func TestEveryRouteAtOnceWithResets(t *testing.T) {
 	t.Parallel()
 	h := setup(t, mockserver.WithoutRateLimits(), mockserver.WithJobDuration(time.Millisecond), mockserver.WithSeed(3000))
 	p := h.s.ProjectID()
 	win := "dateFrom=2025-01-01&dateTo=2030-01-01"
 	errs := make(chan string, 1000)
-	do := func(method, path, body string) []byte {
+	send := func(api string, stream bool, method, path, body string) []byte {
 		req, err := http.NewRequest(method, h.s.URL()+path, strings.NewReader(body))
 		if err != nil {
 			errs <- err.Error()
 			return nil
 		}
-		req.Header.Set("Authorization", "Bearer "+h.s.APIKey())
+		req.Header.Set("Authorization", "Bearer "+keyOf(h.s, api))
 		resp, err := h.hc.Do(req)
 		if err != nil {
 			errs <- fmt.Sprintf("%s %s: %v", method, path, err)
@@ -495,10 +502,16 @@ func TestEveryRouteAtOnceWithResets(t *testing.T) {
 			errs <- fmt.Sprintf("%s %s: reading: %v", method, path, err)
 		case resp.StatusCode >= 500:
 			errs <- fmt.Sprintf("%s %s: %d %s", method, path, resp.StatusCode, b)
-		case resp.StatusCode != http.StatusNoContent && !json.Valid(b):
+		case resp.StatusCode != http.StatusNoContent && !(stream && resp.StatusCode == http.StatusOK) && !json.Valid(b):
 			errs <- fmt.Sprintf("%s %s: not JSON: %.200s", method, path, b)
 		}
 		return b
+	}
+	do := func(method, path, body string) []byte { return send("admin", false, method, path, body) }
+	table := routes(t, nil)
+	samples := make([]mockserver.SampleRequest, len(table))
+	for i, rt := range table {
+		samples[i] = mockserver.Sample(t, h.s, rt.Name)
 	}
 	walk := func(route string) {
 		cursor := ""
@@ -560,9 +573,9 @@ func TestEveryRouteAtOnceWithResets(t *testing.T) {
 			}
 		},
 		func(int) { walk("searches"); walk("feedback"); walk("assistant") },
-		func(int) {
-			for _, r := range []string{"visitors", "views", "feedback/by-page", "assistant/caller-stats"} {
-				do("GET", "/v1/analytics/"+p+"/"+r+"?"+win, "")
+		func(int) { // every route of the table, its resources made before the resets
+			for i, rt := range table {
+				send(rt.API, rt.Stream, samples[i].Method, samples[i].Path, samples[i].Body)
 			}
 		},
 		func(i int) {
@@ -647,16 +660,13 @@ func TestHostileRequestsGetSchemaValidAnswers(t *testing.T) {
 		assert.Less(t, len(r.Body), 4<<10, "%s: a refusal of %d bytes", label, len(r.Body))
 	}
 	// Every 401, whatever the route, names the scheme that works.
-	for _, path := range []string{a + "views", "/v1/project/update/" + p, "/v1/static-export/jobs", "/v2/agent/" + p + "/job"} {
+	for _, rt := range routes(t, nil) {
+		req := mockserver.Sample(t, h.s, rt.Name)
 		for _, auth := range []string{"", "Basic eA==", "Bearer ", "Bearer mint_wrong", "bearer"} {
-			method := "GET"
-			if !strings.HasPrefix(path, a) {
-				method = "POST"
-			}
-			r := h.do(method, path, "", "Authorization", auth)
-			require.Equal(t, http.StatusUnauthorized, r.Status, "%s %q: %s", path, auth, r.Body)
-			assert.Equal(t, "Bearer", r.Header.Get("WWW-Authenticate"), path)
-			validate(t, "error", r.Body)
+			r := h.do(req.Method, req.Path, req.Body, "Authorization", auth)
+			require.Equal(t, http.StatusUnauthorized, r.Status, "%s %q: %s", req.Path, auth, r.Body)
+			assert.Equal(t, "Bearer", r.Header.Get("WWW-Authenticate"), req.Path)
+			validate(t, errorSchema(rt.API), r.Body)
 		}
 	}
 }
@@ -867,59 +877,49 @@ func TestExportVersionIsBounded(t *testing.T) {
 	assert.Equal(t, http.StatusAccepted, r.Status, "%.200s", r.Body)
 }
 
-// Every limited route, at a limit of one: the second request is a 429 in
-// the error schema with Retry-After in whole seconds, and another
-// organization's key is not limited by it.
+// Every limited route, at a limit of one: the request after the first
+// its quota counted (its own, or its sample's setup on a route of the same
+// quota) is a 429 in its API's error schema with Retry-After in whole
+// seconds, and another organization's key is not limited by it.
 func TestEveryLimitedRouteSaysWhenToRetry(t *testing.T) {
 	t.Parallel()
-	type req struct{ method, path, body string }
 	limits := []mockserver.Option{
 		mockserver.WithJobRateLimit(1, time.Hour), mockserver.WithAnalyticsRateLimit(1, time.Hour),
 		mockserver.WithDeployRateLimit(1, time.Hour), mockserver.WithPreviewRateLimit(1, time.Hour),
+		mockserver.WithAssistantRateLimit(1, time.Hour), mockserver.WithDocsRateLimit(1, time.Hour),
+		mockserver.WithIndexRateLimit(1, time.Hour),
 		mockserver.WithProject("theirs", "mint_their_key"), mockserver.WithJobDuration(time.Hour),
 	}
-	routes := func(p, job, automation string) []req {
-		out := []req{
-			{"POST", "/v2/agent/" + p + "/job", `{"prompt":"x"}`},
-			{"POST", "/v2/agent/" + p + "/job/" + job + "/message", `{"prompt":"x"}`},
-			{"POST", "/v1/project/update/" + p, ""},
-			{"POST", "/v1/workflow/" + p + "/" + automation + "/trigger", ""},
-			{"POST", "/v1/project/preview/" + p, `{"branch":"b"}`},
-		}
-		for _, r := range []string{"visitors", "views", "searches", "feedback", "feedback/by-page", "assistant", "assistant/caller-stats", "assistant/threads/01JN1JSWJN9BZ6R1S1D798A6XW"} {
-			out = append(out, req{"GET", "/v1/analytics/" + p + "/" + r, ""})
-		}
-		return out
+	table := routes(t, nil)
+	quota := map[string]string{} // route name -> its limit
+	for _, rt := range table {
+		quota[rt.Name] = rt.Limit
 	}
-	for i := range routes("p", "j", "a") {
+	for _, rt := range table {
+		if rt.Limit == "" {
+			continue
+		}
 		h := setup(t, limits...)
-		p := h.s.ProjectID()
-		var autos []struct{ ID, Project, Trigger string }
-		h.do("GET", "/_mock/automations?project="+p, "").decode(t, &autos)
-		auto := ""
-		for _, a := range autos {
-			if a.Trigger == "custom_schedule" && auto == "" {
-				auto = a.ID
+		req := mockserver.Sample(t, h.s, rt.Name)
+		counted := 0
+		for _, e := range h.s.Journal() {
+			if quota[e.Route] == rt.Limit && e.Status < 400 {
+				counted++
 			}
 		}
-		jobID := "job_none"
-		if i == 1 { // a follow-up shares the job creations' quota: creating its job uses it
-			var j job
-			h.do("POST", h.jobsPath(""), `{"prompt":"setup"}`).decode(t, &j)
-			jobID = j.ID
+		if counted == 0 {
+			first := h.sendSample(rt, req)
+			require.Less(t, first.Status, 429, "%s %s: %s", req.Method, req.Path, first.Body)
 		}
-		r := routes(p, jobID, auto)[i]
-		if i != 1 {
-			first := h.do(r.method, r.path, r.body)
-			require.Less(t, first.Status, 429, "%s %s: %s", r.method, r.path, first.Body)
+		second := h.sendSample(rt, req)
+		require.Equal(t, http.StatusTooManyRequests, second.Status, "%s %s: %s", req.Method, req.Path, second.Body)
+		validate(t, errorSchema(rt.API), second.Body)
+		assert.Regexp(t, `^[1-9][0-9]*$`, second.Header.Get("Retry-After"), req.Path)
+		if hasProject(rt) {
+			theirs := inProject(h.s, req.Path, "theirs")
+			other := h.do(req.Method, theirs, req.Body, "Authorization", "Bearer mint_their_key")
+			assert.NotEqual(t, http.StatusTooManyRequests, other.Status, "%s: another organization's quota", theirs)
 		}
-		second := h.do(r.method, r.path, r.body)
-		require.Equal(t, http.StatusTooManyRequests, second.Status, "%s %s: %s", r.method, r.path, second.Body)
-		validate(t, "error", second.Body)
-		assert.Regexp(t, `^[1-9][0-9]*$`, second.Header.Get("Retry-After"), r.path)
-		theirs := routes("theirs", "job_none", auto)[i]
-		other := h.do(theirs.method, theirs.path, theirs.body, "Authorization", "Bearer mint_their_key")
-		assert.NotEqual(t, http.StatusTooManyRequests, other.Status, "%s: another organization's quota", theirs.path)
 	}
 }
 
