@@ -122,17 +122,6 @@ func contentsCall(p mintlify.ContentsParams) indexCallOf {
 	return func(ctx context.Context, x *mintlify.IndexClient) (any, error) { return x.Contents(ctx, p) }
 }
 
-// indexRows are the Index rows of the method table.
-func indexRows() []method {
-	var out []method
-	for _, m := range methods {
-		if m.index != nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // TestIndexRefusesOutOfRangeInputBeforeSending: every input outside the
 // documented ranges, a nil context and a nil or zero IndexClient are
 // ErrInvalidInput with no result, and the server gets no request: a

@@ -746,6 +746,23 @@ var doMethods = []method{
 var methods = complete(slices.Concat(jobMethods, analyticsMethods, deployMethods, doMethods,
 	onAPI("/discovery", assistantMethods), onAPI("/api/universal-search", indexMethods)))
 
+// rowsWith are the rows of the table that have what keep asks for.
+func rowsWith(keep func(m method) bool) []method {
+	var out []method
+	for _, m := range methods {
+		if keep(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// walks, pollers and indexRows are the table's iterators, its pollers
+// and its Index rows (which call an IndexClient).
+func walks() []method     { return rowsWith(func(m method) bool { return m.walk != nil }) }
+func pollers() []method   { return rowsWith(func(m method) bool { return m.poller != nil }) }
+func indexRows() []method { return rowsWith(func(m method) bool { return m.index != nil }) }
+
 func methodNamed(t testing.TB, name string) method {
 	t.Helper()
 	for _, m := range methods {

@@ -22,17 +22,6 @@ import (
 	mintlify "github.com/docsagent/mintlify-go"
 )
 
-// pollers are the rows of the method table that poll.
-func pollers() []method {
-	var out []method
-	for _, m := range methods {
-		if m.poller != nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // TestEveryPollerReturnsOnEveryTerminalStatus: a terminal status, a failed
 // one included, is a result, not an error: the caller reads Status. The
 // observer sees every state read, in order, and the last is what the

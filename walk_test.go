@@ -28,17 +28,6 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
-// walks are the iterators of the table.
-func walks() []method {
-	var out []method
-	for _, m := range methods {
-		if m.walk != nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // walked is what one walk yielded.
 type walked struct {
 	items, rows int // values yielded without error, and the rows they hold
