@@ -40,8 +40,8 @@ import (
 // or of the wrong type / an answer about another resource / a status that
 // is no status (a job's too: not a token of lower-case letters, digits, _
 // and -, 1 to 64 bytes) / an identifier with white space or a control
-// character (issue 18: before, a job, trigger, run or export ID holding
-// "\n::warning::" was a success) / an undocumented 2xx status is
+// character (an ID holding "\n::warning::" would start a workflow command
+// where it is printed) / an undocumented 2xx status is
 // ErrMalformedResponse on every method, with no result, and
 // ErrOutcomeUnknown too for every call that may have created something,
 // which is never sent twice. The project's schema agrees that the bodies
@@ -84,13 +84,13 @@ func TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject(t *testing.T) {
 				answers["about another resource"] = answer{m.status, withKey(t, m.good, m.idKey, `"someone_else"`), false}
 			}
 			if hasKey(t, m.good, "status") {
-				// A job's too (issue 18): a poll must never wait on a state
+				// A job's too: a poll must never wait on a state
 				// that will not end, nor print one that is no state.
 				for _, status := range hostileStatuses {
 					answers["status "+status] = answer{m.status, withKey(t, m.good, "status", status), false}
 				}
 			}
-			// An identifier no API issues (issue 18): one printed in a CI
+			// An identifier no API issues: one printed in a CI
 			// log could start a workflow command.
 			for _, k := range idKeys {
 				if !hasKey(t, m.good, k) {
@@ -137,7 +137,8 @@ func TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject(t *testing.T) {
 	}
 }
 
-// idKeys are the answers' identifiers (DESIGN §6.2).
+// idKeys are the answers' identifiers, which hold no white space and no
+// control character.
 var idKeys = []string{"id", "_id", "statusId", "schemaId", "instanceId", "jobId"}
 
 // hostileIDs are identifiers no API issues.
@@ -265,8 +266,7 @@ var hostileAnswers = map[string]func(net.Conn){
 // method returns soon after a 100 ms deadline (the bound is a generous
 // second), with no result and the context's error unless a clear answer
 // came (the 101, the 404), a POST's outcome unknown unless the answer was
-// a clear refusal. Before the fix a 101 held GetJob and CreateJob until
-// the server closed.
+// a clear refusal. A 101 holds no method until the server closes.
 func TestEveryMethodEndsWithItsContext(t *testing.T) {
 	t.Parallel()
 	for _, m := range methods {
@@ -317,9 +317,8 @@ var stalledAnswers = []string{"no answer at all", "100 then nothing", "headers t
 // with no context deadline: a network error that matches
 // os.ErrDeadlineExceeded, retried where the rule allows (a GET is sent
 // again), ErrOutcomeUnknown for a call that may have created something,
-// sent once; a stalled error body still gives the status (DESIGN §6.3,
-// issue 21). Before, each of these held the call until the caller's
-// context ended (here a safety deadline of 10 s).
+// sent once; a stalled error body still gives the status. None waits for
+// the caller's context (here a safety deadline of 10 s).
 func TestEveryMethodEndsAStall(t *testing.T) {
 	t.Parallel()
 	const stall = 50 * time.Millisecond
@@ -357,7 +356,7 @@ func TestEveryMethodEndsAStall(t *testing.T) {
 				case m.stream && name == "headers then nothing":
 					// The answer began: the message was received, and a
 					// stream cut short is ErrStream, never an unknown
-					// outcome (DESIGN §7.3).
+					// outcome.
 					assert.ErrorIs(t, err, mintlify.ErrStream)
 					assert.ErrorIs(t, err, os.ErrDeadlineExceeded, "a network error")
 					assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown)
@@ -431,8 +430,8 @@ const echoKey = "mint_sk_<live>&9vLr4+TzW/8mN3bKc5yJ="
 // shape, into any string field of any answer (and into its headers)
 // cannot get it into an error, its %+v or %#v, a debug log line or what an
 // observer sees. The cursor routes get one more field: a nextCursor that
-// is the key, with more pages said to follow. Before the fix, a key in a
-// job's createdAt came back in the time-parse error of every job method.
+// is the key, with more pages said to follow; a key in a job's createdAt
+// is not quoted by the time-parse error.
 func TestEveryMethodHidesAnEchoedKey(t *testing.T) {
 	t.Parallel()
 	for _, m := range methods {
@@ -593,8 +592,7 @@ func TestKeyPastedIntoAnArgumentNeverShows(t *testing.T) {
 // everything), every method gets the 307 as an *APIError (ErrBadRequest:
 // every answer outside 2xx has a sentinel) after one request, and the
 // caller's client is left as it was: the SDK's redirect policy is set on
-// a copy (DESIGN §6.3, issue 21). Before, a client of the caller's followed
-// the redirect to the other host.
+// a copy.
 func TestNoMethodFollowsARedirectWithTheKey(t *testing.T) {
 	t.Parallel()
 	var reached, leaked atomic.Int32
@@ -657,7 +655,7 @@ func TestNoMethodFollowsARedirectWithTheKey(t *testing.T) {
 // they become once decoded: 16 MiB of "{}," is 5.6 million empty rows. The
 // checks below measure the peak heap of each call, sampled every 0.2 ms
 // (runtime/metrics, the heap's live and not yet swept objects), against
-// the bounds of DESIGN §6.1 and §6.3. They run one at a time (the heap is
+// the bounds each test states. They run one at a time (the heap is
 // the process's), and not under -race, whose instrumentation makes the
 // scans of some 3 GB of JSON take minutes and whose memory is not the
 // program's: go test without -race runs them (about 20 s);
@@ -812,9 +810,7 @@ var raceDetector = func() bool {
 // 16 MiB whose rows, or any array inside them (sources, messages, logs,
 // changed files), are millions of empty elements is ErrMalformedResponse
 // at a peak heap of at most 64 MiB; an unknown member of that size costs
-// nothing (DESIGN §6.3, issue 21: before, 5 GB for feedback, 1.5 GB for a
-// thread, 1 GB for conversations with {} sources, 350 MB for a
-// deployment's log of empty strings). Client.Do decodes into the caller's
+// nothing. Client.Do decodes into the caller's
 // type: only its bytes are bounded (below).
 func TestEveryMethodHoldsAHugeAnswerInBoundedMemory(t *testing.T) {
 	if raceDetector {
@@ -862,8 +858,7 @@ func TestEveryMethodHoldsAHugeAnswerInBoundedMemory(t *testing.T) {
 // white space after the documented answer, is ErrMalformedResponse ("larger
 // than 16 MiB") at a peak heap of at most 48 MiB per call, retries (and a
 // poller's reads) included: the body is read into one buffer of the bound
-// at a time, and a retry lets go of the last (DESIGN §6.1; before, 82 to
-// 114 MiB).
+// at a time, and a retry lets go of the last.
 func TestEveryMethodHoldsA100MBAnswerInBoundedMemory(t *testing.T) {
 	if raceDetector {
 		t.Skip("not under -race (see Memory above)")
@@ -896,11 +891,11 @@ func TestEveryMethodHoldsA100MBAnswerInBoundedMemory(t *testing.T) {
 }
 
 // TestEveryMethodRefusesAnArrayLongerThanTheAPISends: an array of 200,001
-// empty elements, more than any bound holds (DESIGN §6.3: a page at most
+// empty elements, more than any bound holds (a page at most
 // its route's largest page of rows, a turn 100 sources, a thread 10,000
 // messages, a commit 100,000 paths a set, a log 16 MiB counting 128 bytes
 // a line), in any array of any answer, is ErrMalformedResponse saying so;
-// in an unknown member it costs nothing. Before, each was a success.
+// in an unknown member it costs nothing.
 func TestEveryMethodRefusesAnArrayLongerThanTheAPISends(t *testing.T) {
 	t.Parallel()
 	for _, m := range methods {
@@ -926,9 +921,10 @@ func TestEveryMethodRefusesAnArrayLongerThanTheAPISends(t *testing.T) {
 	}
 }
 
-// TestAnswersHoldUpToTheirBounds: each bound of DESIGN §6.3, as the README
-// states it, is exact: an answer with that many elements in the array
-// (copies of the documented one) is read, one more is ErrMalformedResponse.
+// TestAnswersHoldUpToTheirBounds: each bound of an answer's arrays (the
+// rows' bounds, as the README states them) is exact: an answer with that
+// many elements in the array (copies of the documented one) is read, one
+// more is ErrMalformedResponse.
 func TestAnswersHoldUpToTheirBounds(t *testing.T) {
 	t.Parallel()
 	for _, m := range methods {

@@ -163,8 +163,8 @@ func TestEveryPollerWaitsThroughAStatusItDoesNotKnow(t *testing.T) {
 // date) beyond the maximum poll interval ends the poll at once with
 // ErrRateLimited after one read, nothing slept inside the read although
 // the client alone would wait a minute; one within it becomes the next
-// wait, then the poller reads again. Before the fix,
-// WithMaxPollInterval(100ms) and Retry-After: 1 took 3 s.
+// wait, then the poller reads again, once: WithMaxPollInterval(100ms)
+// and Retry-After: 1 take about a second.
 func TestEveryPollerOwnsRetryAfter(t *testing.T) {
 	t.Parallel()
 	for _, m := range pollers() {

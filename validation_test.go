@@ -351,8 +351,7 @@ func TestNewClientRejectsBadConfig(t *testing.T) {
 // TestPlainHTTPOnlyToLoopback: the key travels in clear text over http,
 // so every constructor refuses an http base URL to a host other than
 // loopback (127.0.0.0/8, ::1, localhost) before anything is sent, from an
-// option or the environment, unless WithInsecureHTTP allows it (DESIGN
-// §6.2, issue 18). Before, all three took http://api.example.test.
+// option or the environment, unless WithInsecureHTTP allows it.
 func TestPlainHTTPOnlyToLoopback(t *testing.T) {
 	clearEnv(t)
 	var sent []string

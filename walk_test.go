@@ -297,11 +297,9 @@ func TestEveryWalkDropsRepeats(t *testing.T) {
 
 // TestConversationWalksKeyTurnsByTimeAndText: every turn of a thread shares
 // its ID. Two turns are one row when they share the ID, the instant
-// (whatever offset it is written with) and the query (DESIGN §6.3: two
-// turns of one thread at the same instant are two rows); turns of
-// unreadable times are told apart by their text. Before the fix the key
-// held the query only for unreadable times, and the walk dropped the
-// second turn asked at 10:00.
+// (whatever offset it is written with) and the query (two turns of one
+// thread at the same instant are two rows); turns of unreadable times are
+// told apart by their text.
 func TestConversationWalksKeyTurnsByTimeAndText(t *testing.T) {
 	t.Parallel()
 	turn := func(at, query string) string {

@@ -366,7 +366,7 @@ func TestSearchAndPageContentAnswersMatchTheSchema(t *testing.T) {
 	assert.Equal(t, "*", unknown.Header.Get("Access-Control-Allow-Origin"))
 }
 
-// Validation as DESIGN §7.1 and §7.6 have it: each a 400 {"message"}
+// Validation of the assistant's requests: each refusal a 400 {"message"}
 // naming the problem, and nothing spent.
 func TestAssistantValidation(t *testing.T) {
 	t.Parallel()

@@ -142,10 +142,8 @@ func TestControlJournalAndReset(t *testing.T) {
 }
 
 // A 16 MiB control body of empty objects is refused at a bounded peak heap
-// (DESIGN §6.3: 64 MiB per 16 MiB body); one POST /_mock/feedback of them
-// peaked at 3.9 GB and /_mock/threads at 5.1 GB, as every item was decoded
-// (and copied) before any was counted. Each route's arrays are counted
-// before they are decoded, and nothing is stored.
+// (at most 64 MiB per 16 MiB body): each route's arrays are counted before
+// they are decoded, and nothing is stored.
 func TestControlBodiesOfEmptyObjectsCostBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 16 MiB bodies")

@@ -93,7 +93,7 @@ func FuzzJobBody(f *testing.F) {
 			switch rec.Code {
 			case http.StatusCreated:
 				// The prompt is the member named exactly "prompt": a
-				// variant such as "PROMPT" is ignored (DESIGN §6.1), which
+				// variant such as "PROMPT" is ignored, which
 				// encoding/json's struct decoding would not do.
 				var in map[string]json.RawMessage
 				var prompt string

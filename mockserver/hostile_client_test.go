@@ -24,8 +24,7 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver/internal/staticexport"
 )
 
-// Hostile clients, route by route: each test here failed before the fix
-// it names.
+// Hostile clients, route by route.
 
 // A key given twice loses one of its values whatever the parser keeps,
 // so every JSON body, API and control, refuses an exact repeat as it
@@ -98,8 +97,8 @@ func TestBodiesThatAreNotObjectsAreRefused(t *testing.T) {
 	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/preview/"+p, `{"branch":"feature/ü-ok"}`).Status)
 }
 
-// The mock accepts every API body the vendor's schema accepts (DESIGN
-// §6.1): members the schema does not name are ignored, case variants of
+// The mock accepts every API body the vendor's schema accepts: members
+// the schema does not name are ignored, case variants of
 // the names it does included, and invalid UTF-8 is read as JSON parsers
 // read it, each bad byte a U+FFFD. What the schema refuses is still
 // refused: a body with only a case variant has no prompt.
@@ -159,10 +158,9 @@ func TestAPIBodiesAreReadAsTheVendorSchemaReadsThem(t *testing.T) {
 
 // A JSON number is a number, however it is written: 3.0, 3e0 and 30e-1
 // are the integer 3 to the vendor's JSON parser (JavaScript's, which has
-// no other kind of number), and so an integer field takes them. They were
-// 400s ("must be a JSON number"), refusing what any client writing floats
-// sends (Python's json.dumps(3.0) is "3.0"). A fraction is still refused,
-// as what it is.
+// no other kind of number), and so an integer field takes them, as any
+// client writing floats sends them (Python's json.dumps(3.0) is "3.0"). A
+// fraction is still refused, as what it is.
 func TestWholeNumbersWrittenAsFractionsAreIntegers(t *testing.T) {
 	t.Parallel()
 	h := setup(t, mockserver.WithoutRateLimits())
@@ -215,8 +213,8 @@ func TestErrorsEchoAtMostAFewBytesOfTheRequest(t *testing.T) {
 	assert.Less(t, len(r.Body), 2<<10)
 }
 
-// The key, put where no key belongs, was repeated in error details, in
-// the journal (path, query, method, header scheme) and in the log.
+// The key, put where no key belongs, is repeated nowhere: not in error
+// details, the journal (path, query, method, header scheme) or the log.
 func TestAKeyInOddPlacesIsNeverEchoed(t *testing.T) {
 	t.Parallel()
 	logs := &syncbuf.Buffer{}
@@ -311,7 +309,7 @@ func TestClockAdvanceCannotWrap(t *testing.T) {
 	assert.Equal(t, before.Add(8760*time.Hour), h.s.Now())
 }
 
-// The storage host had no idle or read timeout: a client could hold its
+// The storage host has idle and read timeouts: no client holds its
 // connections for ever.
 func TestStorageHostClosesStalledAndIdleConnections(t *testing.T) {
 	t.Parallel()
@@ -337,10 +335,10 @@ func TestStorageHostClosesStalledAndIdleConnections(t *testing.T) {
 }
 
 // The storage host's Range answers, edge by edge, against the whole
-// object. Before: a range past the end or malformed got net/http's plain
-// text, "bytes=-0" a 206 with the impossible "bytes 735-734/735", and a
-// unit in another case or another unit a 416 where RFC 9110 serves the
-// object.
+// object: a range past the end or malformed is a 416 with a JSON error
+// (never net/http's plain text), "bytes=-0" among them; the unit is read
+// whatever its case, and another unit is served the whole object, as RFC
+// 9110 says.
 func TestStorageHostRangeEdges(t *testing.T) {
 	t.Parallel()
 	h := setup(t, mockserver.WithJobDuration(0), mockserver.WithClock(mockserver.NewFakeClock(epoch)))
@@ -439,11 +437,10 @@ func TestAlteredCursorsAndCaseVariantParametersAreRefused(t *testing.T) {
 	assert.Equal(t, http.StatusOK, h.do("GET", base+"views?unknown=1&"+win, "").Status)
 }
 
-// bundleSize 2^63-1 over the control API was taken; the padding's block
-// count then overflowed and a range read panicked the storage host. And
-// the tail of a large padded bundle streamed every zero through CRC-32
-// first (a tenth of a second per gigabyte, under a lock every server
-// shared): a tail range of 1 TiB took minutes.
+// The control API bounds bundleSize (2^63-1 would overflow the padding's
+// block count and panic a range read), and a tail range of a large padded
+// bundle is prompt: it does not stream every zero through CRC-32 first (a
+// tenth of a second per gigabyte, minutes for 1 TiB).
 func TestBundleSizesAreBoundedAndTheirTailIsPrompt(t *testing.T) {
 	t.Parallel()
 	h := setup(t, mockserver.WithJobDuration(0), mockserver.WithClock(mockserver.NewFakeClock(epoch)))
@@ -455,8 +452,8 @@ func TestBundleSizesAreBoundedAndTheirTailIsPrompt(t *testing.T) {
 	for _, n := range []int{-5, mockserver.MaxSeed + 1} {
 		assert.Panics(t, func() { mockserver.New(mockserver.WithSeed(n)).Close() }, "WithSeed(%d)", n)
 	}
-	// WithSyntheticVisits reaches the same generator: a huge n made a slice
-	// past any length (a runtime panic), a negative one was let through.
+	// WithSyntheticVisits reaches the same generator: a huge n would make a
+	// slice past any length, and a negative one means nothing.
 	for _, n := range []int{-5, mockserver.MaxSeed + 1, math.MaxInt} {
 		assert.PanicsWithError(t, fmt.Sprintf("mockserver: WithSyntheticVisits(%d): want 0 to %d visits", n, mockserver.MaxSeed),
 			func() { mockserver.New(mockserver.WithSyntheticVisits(n)).Close() }, "WithSyntheticVisits(%d)", n)
@@ -671,8 +668,9 @@ func TestHostileRequestsGetSchemaValidAnswers(t *testing.T) {
 	}
 }
 
-// A control body declared past the bound was read until the client sent
-// it or the read timeout struck; the API refused such bodies on sight.
+// A control body declared past the bound is refused on sight, as the API
+// refuses one, not read until the client sends it or the read timeout
+// strikes.
 func TestControlRefusesADeclaredOversizeBodyAtOnce(t *testing.T) {
 	t.Parallel()
 	h := setup(t)
@@ -731,8 +729,9 @@ func TestTwoAuthorizationHeadersAreRefused(t *testing.T) {
 	}
 }
 
-// One export request of 1 MiB naming 124,000 short paths made the server
-// build (120 MB allocated) and keep (9 MB) a bundle of them all.
+// One export request names a bounded number of pages: 1 MiB of 124,000
+// short paths would have the server build (120 MB allocated) and keep
+// (9 MB) a bundle of them all.
 func TestOneExportNamesABoundedNumberOfPages(t *testing.T) {
 	t.Parallel()
 	h := setup(t, mockserver.WithJobDuration(0), mockserver.WithoutRateLimits())
@@ -757,11 +756,11 @@ func TestOneExportNamesABoundedNumberOfPages(t *testing.T) {
 	assert.Equal(t, 10_000, e.PageCount)
 }
 
-// Starting an export has no rate limit, and every export was kept for
-// ever with its pages and, once asked for, its bundle: a client looping
-// on the start route (1 MiB of paths each time) grew the server by some
-// 3.6 MB a request, without bound. The oldest exports are now forgotten
-// past a number of them and a byte budget.
+// Starting an export has no rate limit, and an export keeps its pages
+// and, once asked for, its bundle (some 3.6 MB for 1 MiB of paths): the
+// oldest exports are forgotten past a number of them and a byte budget,
+// so a client looping on the start route cannot grow the server without
+// bound.
 func TestExportsKeptAreBounded(t *testing.T) {
 	t.Parallel()
 	h := setup(t, mockserver.WithJobDuration(0))
@@ -776,9 +775,8 @@ func TestExportsKeptAreBounded(t *testing.T) {
 	h.bundle(last.JobID)
 }
 
-// The in-memory client handed the caller's body to the handler as it was:
-// a body that stalls held the handler (and Close, which waits for it) for
-// ever, whatever the request's context said.
+// The in-memory client ends a request whose body stalls with the
+// request's context, and Close (which waits for the handler) ends it too.
 func TestInMemoryStalledBodyEndsWithItsContextAndClose(t *testing.T) {
 	t.Parallel()
 	s := mockserver.Start(t)
@@ -864,8 +862,9 @@ func TestControlPrefixWithoutSlashIsJSON(t *testing.T) {
 	}
 }
 
-// Every page repeats the version: 10,000 paths and a 900 KB version were
-// about 9 GB to render and gzip, from one 1 MiB request.
+// Every page repeats the version: 10,000 paths and a 900 KB version would
+// be about 9 GB to render and gzip, from one 1 MiB request, so a version
+// holds at most 256 bytes.
 func TestExportVersionIsBounded(t *testing.T) {
 	t.Parallel()
 	h := setup(t, mockserver.WithJobDuration(0))
@@ -923,12 +922,10 @@ func TestEveryLimitedRouteSaysWhenToRetry(t *testing.T) {
 	}
 }
 
-// An API body's arrays were decoded whole, whatever their count: a 1 MiB
-// message body of {} (350,000 messages, parts or context items) took 96,
-// 47 and 73 MiB of heap, most of it Go values and a problem text for each
-// item where ten are sent. Arrays now hold at most 10,000 items, counted
-// before anything is decoded (400 past them), and problems past the tenth
-// are only counted.
+// An API body's arrays hold at most 10,000 items, counted before anything
+// is decoded (400 past them), and problems past the tenth are only
+// counted: a 1 MiB message body of {} (350,000 messages, parts or context
+// items) costs a bounded heap, not a Go value and a problem text each.
 func TestAPIBodiesOfEmptyObjectsCostBoundedMemory(t *testing.T) {
 	h := setup(t, mockserver.WithoutRateLimits())
 	message := h.domainPath("/discovery/v2/assistant") + "/message"

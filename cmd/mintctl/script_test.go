@@ -64,7 +64,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GITHUB_OUTPUT", "")
 			// Under -race, every mintctl that exits 0 would sleep a second
 			// for late race reports (the default atexit_sleep_ms): with some
-			// 200 runs that was most of the package's time. Reports still
+			// 200 runs that would be most of the package's time. Reports still
 			// come from every goroutine that ran before the exit.
 			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			return nil
