@@ -90,7 +90,7 @@ func TestMockConformsToVendorDocuments(t *testing.T) {
 	for _, rt := range apiRoutes {
 		smp, ok := sampleOf(rt)
 		if !ok {
-			t.Errorf("route %s has no sample in routeSamples: add one, with a request it accepts and the ones it refuses", rt.pattern)
+			t.Errorf("route %s has no sample in conformanceSamples: add one, with a request it accepts and the ones it refuses", rt.pattern)
 			continue
 		}
 		if smp.schema == "" && !rt.streams {
@@ -113,9 +113,9 @@ func TestMockConformsToVendorDocuments(t *testing.T) {
 			x.rateLimited(limited, limitedValid)
 		}
 	}
-	for pattern := range routeSamples {
+	for pattern := range conformanceSamples {
 		if !slices.ContainsFunc(apiRoutes, func(rt *route) bool { return sameRoute(rt.pattern, pattern) }) {
-			t.Errorf("routeSamples has %s, which the route table does not serve", pattern)
+			t.Errorf("conformanceSamples has %s, which the route table does not serve", pattern)
 		}
 	}
 	x.route = nil
@@ -160,7 +160,7 @@ type probe struct {
 }
 
 func sampleOf(rt *route) (sample, bool) {
-	for pattern, smp := range routeSamples {
+	for pattern, smp := range conformanceSamples {
 		if sameRoute(rt.pattern, pattern) {
 			return smp, true
 		}
@@ -524,10 +524,10 @@ func post(path, body string, want int) probe {
 	return probe{method: http.MethodPost, path: path, body: body, want: want}
 }
 
-// routeSamples has a sample for every route of the table, keyed by its
+// conformanceSamples has a sample for every route of the table, keyed by its
 // pattern: the one table of the routes' requests that every test of the
 // package takes its routes from (RouteTable, export_test.go).
-var routeSamples = map[string]sample{
+var conformanceSamples = map[string]sample{
 	"POST /v2/agent/{projectId}/job": {schema: "job",
 		valid: func(x *conformer, s *Server) probe {
 			return post(x.project(s, ""), `{"prompt":"Document the retry option","PROMPT":"","extra":1}`, http.StatusCreated)

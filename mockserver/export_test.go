@@ -25,7 +25,7 @@ func RouteTable(t testing.TB) []RouteRow {
 	for _, rt := range apiRoutes {
 		smp, ok := sampleOf(rt)
 		if !ok {
-			t.Fatalf("route %s has no sample in routeSamples (conformance_test.go)", rt.pattern)
+			t.Fatalf("route %s has no sample in conformanceSamples (conformance_test.go)", rt.pattern)
 		}
 		if smp.schema == "" && !rt.streams {
 			t.Fatalf("route %s: its sample names no schema of its answer", rt.pattern)
