@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"time"
 
@@ -121,34 +119,23 @@ func ExampleClient_TriggerAutomation() {
 }
 
 func ExampleClient_TriggerAutomationWebhook() {
-	// A stand-in for the API's webhook route, which queues a run of an
-	// automation whose trigger is a webhook.
-	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/v2/workflow/my-project/6650f1c0ffee0123456789ab/webhook" {
-			http.Error(w, `{"error":"Automation not found"}`, http.StatusNotFound)
-			return
-		}
-		w.WriteHeader(http.StatusAccepted)
-		fmt.Fprint(w, `{"success":true,"runId":"run_01J9ZQ"}`)
-	}))
-	defer api.Close()
-	c, err := mintlify.NewClient(mintlify.WithAPIKey("mint_example_key"), mintlify.WithProjectID("my-project"), mintlify.WithBaseURL(api.URL))
-	if err != nil {
-		panic(err)
-	}
+	c, mock := exampleCIClient()
+	defer mock.Close()
 	ctx := context.Background()
+	hook, _ := mock.AddAutomation(mock.ProjectID(), mockserver.TriggerWebhook, true)
+	scheduled, _ := mock.AddAutomation(mock.ProjectID(), mockserver.TriggerCustomSchedule, true)
 
-	run, err := c.TriggerAutomationWebhook(ctx, "6650f1c0ffee0123456789ab")
+	run, err := c.TriggerAutomationWebhook(ctx, hook.ID)
 	if err != nil {
 		panic(err) // with ErrOutcomeUnknown, the run may exist: it spends credits, so look first
 	}
-	fmt.Println(run.RunID)
+	fmt.Println(run.RunID != "")
 
 	// An automation whose trigger is not a webhook is not found.
-	_, err = c.TriggerAutomationWebhook(ctx, "6650f1c0ffee0123456789ac")
+	_, err = c.TriggerAutomationWebhook(ctx, scheduled.ID)
 	fmt.Println(errors.Is(err, mintlify.ErrNotFound))
 	// Output:
-	// run_01J9ZQ
+	// true
 	// true
 }
 

@@ -1,8 +1,9 @@
 // Multi-turn chats through the proxy with each release's own Chat (the
 // AbstractChat under useChat) and DefaultChatTransport, against the
-// bundled mock: the thread carried across turns in headers (the README's
-// snippet), stop, a 429, an upstream error, a broken stream, and a
-// 30-turn chat whose requests carry every earlier answer's search results.
+// bundled mock: the thread carried across turns in headers (the snippet
+// of docs/assistant.md), stop, a 429, an upstream error, a broken stream,
+// and a 30-turn chat whose requests carry every earlier answer's search
+// results.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { releases, env, sdk, chat, outcome, text, threadTransport, checkChunks, post } from "./lib.mjs";

@@ -95,14 +95,14 @@ export function text(parts) {
   return parts.filter((p) => p.type === "text").map((p) => p.text).join("\n\n");
 }
 
-// threadTransport is the README's useChat thread snippet, run as the
-// README shows it (its import line aside): a DefaultChatTransport that
+// threadTransport is the useChat thread snippet of docs/assistant.md, run
+// as the guide shows it (its import line aside): a DefaultChatTransport that
 // sends the thread's ID and key as headers once an answer named them. Its
 // relative "/api/chat" is resolved against base, as a page's would be.
 export function threadTransport(ai, base) {
-  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-  const block = /<!-- useChat thread -->\n```js\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error("README.md has no useChat thread snippet (a js block after <!-- useChat thread -->)");
+  const guide = readFileSync(new URL("../docs/assistant.md", import.meta.url), "utf8");
+  const block = /<!-- useChat thread -->\n```js\n([\s\S]*?)```/.exec(guide);
+  if (!block) throw new Error("docs/assistant.md has no useChat thread snippet (a js block after <!-- useChat thread -->)");
   const code = block[1].replace(/^import .*$/gm, "");
   const make = new Function("DefaultChatTransport", "fetch", `${code}\nreturn transport;`);
   return make(ai.DefaultChatTransport, (input, init) => fetch(new URL(input, base), init));

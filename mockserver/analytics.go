@@ -135,7 +135,7 @@ func (s *Server) eventStore(projectID string) (*analytics.Store, error) {
 
 // MaxSeed bounds WithSeed, WithSyntheticVisits and -seed: 100 million
 // visits and their searches, feedback and threads are about 6 GB
-// (README.md measures 60 MB a million); past it the data set cannot be
+// (docs/mock.md measures 60 MB a million); past it the data set cannot be
 // held, and larger counts overflowed a slice's length.
 const MaxSeed = 100_000_000
 

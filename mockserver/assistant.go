@@ -43,7 +43,7 @@ func (s *Server) Domain() string { return s.domain }
 // none, as POST /_mock/pages does, and says how many it stored; a page at
 // a stored path replaces it. Search, page content and answers see them at
 // once; Reset returns to the default pages. Bounds: 100 pages a call, 500
-// a site, 20 sites, 64 KiB a page, 32 MiB in all (see README.md).
+// a site, 20 sites, 64 KiB a page, 32 MiB in all (see docs/mock.md).
 func (s *Server) AddPages(domain string, pages ...Page) (int, error) {
 	if domain == "" {
 		domain = s.domain

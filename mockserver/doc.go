@@ -93,8 +93,9 @@
 // internal/index, and organizations and keys, rate-limit windows,
 // the journal and the body reader in internal/access, internal/ratelimit,
 // internal/journal and internal/reqbody: none of them knows HTTP, so each
-// is tested without a server. README.md's "Where things are" answers the
-// usual questions with one file each.
+// is tested without a server. "Where things are in the mock", in the
+// repository's CONTRIBUTING.md, answers the usual questions with one file
+// each.
 //
 // # Other languages
 //
@@ -102,7 +103,7 @@
 // with a control API under /_mock/ (advance the clock, choose outcomes,
 // archive jobs, add visits, inject faults, read the journal, reset) and
 // override headers (OutcomeHeader, FaultHeader) that steer a single
-// request. README.md in this directory documents both. The control API
+// request. The repository's docs/mock.md documents both. The control API
 // needs no key, so it answers no web page: a request to it with an Origin
 // header, or addressed to a host name other than localhost, an IP address
 // or a reserved test name, is refused (WithControlOrigins and

@@ -367,7 +367,7 @@ func WithThreads(threads ...Thread) Option {
 // WithSeed stores the coherent synthetic data set of the standalone
 // program's -seed flag for the primary project: n visits and, over the
 // same pages and window, n/5 searches, n/50 feedback entries and n/200
-// assistant threads (see README.md for the ratios). It is deterministic for
+// assistant threads (docs/mock.md gives the ratios). It is deterministic for
 // the same n and the clock's time at start. n is 0 to MaxSeed: New fails
 // on another.
 func WithSeed(n int) Option { return func(c *config) { c.seed = n } }

@@ -439,17 +439,17 @@ func TestActionRefusesBadInputs(t *testing.T) {
 	assert.Equal(t, 0, routeCount(srv, ""), "nothing sent")
 }
 
-// actionUses starts a README step that uses this repository's action.
+// actionUses starts a documented step that uses this repository's action.
 const actionUses = "uses: docsagent/mintlify-go@"
 
-// TestREADMEAction: the README's action examples use only the action's
+// TestDocAction: the CLI guide's action examples use only the action's
 // inputs, run mintctl commands that parse, take the key from a secret, and
 // read only outputs the action has; its tables of inputs and outputs are
 // the action's.
-func TestREADMEAction(t *testing.T) {
+func TestDocAction(t *testing.T) {
 	t.Parallel()
 	meta := readAction(t)
-	section := readmeSection(t, "## In CI")
+	section := docSection(t, cliGuide, "## In CI")
 	examples := 0
 	for _, b := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(section, -1) {
 		if !strings.Contains(b[1], actionUses) {
@@ -477,7 +477,7 @@ func TestREADMEAction(t *testing.T) {
 				actionSteps[step.ID] = true
 				for name := range step.With {
 					_, ok := meta.Inputs[name]
-					assert.True(t, ok, "README: input %q is not in action.yml", name)
+					assert.True(t, ok, "docs/cli.md: input %q is not in action.yml", name)
 				}
 				assert.Equal(t, "${{ secrets.MINTLIFY_API_KEY }}", step.With["api-key"], "the key from a secret")
 				// The command line the action builds, placeholders for the values.
@@ -501,7 +501,7 @@ func TestREADMEAction(t *testing.T) {
 		for _, r := range regexp.MustCompile(`steps\.([\w-]+)\.outputs\.(\w+)`).FindAllStringSubmatch(b[1], -1) {
 			if actionSteps[r[1]] {
 				_, ok := meta.Outputs[r[2]]
-				assert.True(t, ok, "README: output %q is not in action.yml", r[2])
+				assert.True(t, ok, "docs/cli.md: output %q is not in action.yml", r[2])
 			}
 		}
 	}
@@ -509,7 +509,7 @@ func TestREADMEAction(t *testing.T) {
 
 	tableNames := func(header string) []string {
 		i := strings.Index(section, "\n"+header+"\n")
-		require.GreaterOrEqual(t, i, 0, "README has a table headed %q", header)
+		require.GreaterOrEqual(t, i, 0, "docs/cli.md has a table headed %q", header)
 		var names []string
 		for _, m := range regexp.MustCompile("(?m)^\\| `([\\w-]+)` \\|").FindAllStringSubmatch(strings.SplitN(section[i+1:], "\n\n", 2)[0], -1) {
 			names = append(names, m[1])

@@ -19,15 +19,18 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// readmeSection returns the README's text from the heading to the next
-// heading of the same level.
-func readmeSection(t *testing.T, heading string) string {
+// cliGuide is the guide to the command line and CI, from this directory.
+const cliGuide = "../../docs/cli.md"
+
+// docSection returns a document's text from the heading to the next
+// heading of level 2.
+func docSection(t *testing.T, doc, heading string) string {
 	t.Helper()
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile(doc)
 	require.NoError(t, err)
 	s := string(data)
 	i := strings.Index(s, "\n"+heading+"\n")
-	require.GreaterOrEqual(t, i, 0, "README has %q", heading)
+	require.GreaterOrEqual(t, i, 0, "%s has %q", doc, heading)
 	s = s[i+len(heading)+2:]
 	if j := strings.Index(s, "\n## "); j >= 0 {
 		s = s[:j]
@@ -46,7 +49,7 @@ var stepOutputs = map[string][]string{
 	"ask":           {"thread_id"},
 }
 
-// mintctlArgs parses a mintctl command line of a README example as the
+// mintctlArgs parses a mintctl command line of a documented example as the
 // shell would, roughly: quoted words are one argument.
 func mintctlArgs(line string) []string {
 	var args []string
@@ -85,14 +88,14 @@ type workflow struct {
 	} `yaml:"jobs"`
 }
 
-// TestREADMEWorkflows: the "In CI" workflows are valid YAML, install
-// mintctl with go install, pass the key from a secret in the step's
-// environment, put no expression straight into a script, run mintctl
-// commands that parse, and read only step outputs mintctl writes.
-func TestREADMEWorkflows(t *testing.T) {
+// TestDocCIWorkflows: the CLI guide's "In CI" workflows are valid YAML,
+// install mintctl with go install, pass the key from a secret in the
+// step's environment, put no expression straight into a script, run
+// mintctl commands that parse, and read only step outputs mintctl writes.
+func TestDocCIWorkflows(t *testing.T) {
 	t.Parallel()
-	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(readmeSection(t, "## In CI"), -1)
-	blocks = slices.DeleteFunc(blocks, func(b []string) bool { return strings.Contains(b[1], actionUses) }) // TestREADMEAction's
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(docSection(t, cliGuide, "## In CI"), -1)
+	blocks = slices.DeleteFunc(blocks, func(b []string) bool { return strings.Contains(b[1], actionUses) }) // TestDocAction's
 	require.Len(t, blocks, 3, "create a job, deploy on push, preview per pull request")
 	var commands []string
 	triggers := map[string]string{}
@@ -141,11 +144,11 @@ func TestREADMEWorkflows(t *testing.T) {
 	assert.Contains(t, blocks[2][1], "preview_url }}", "the preview's URL exposed as an output")
 }
 
-// TestREADMECommandTable: the table of commands is the real grammar,
+// TestDocCommandTable: the CLI guide's table of commands is the real grammar,
 // command for command.
-func TestREADMECommandTable(t *testing.T) {
+func TestDocCommandTable(t *testing.T) {
 	t.Parallel()
-	section := readmeSection(t, "## Command line: mintctl")
+	section := docSection(t, cliGuide, "## Command line: mintctl")
 	var rows []string
 	for _, m := range regexp.MustCompile("(?m)^\\| `(mintctl [^`]*)`").FindAllStringSubmatch(section, -1) {
 		rows = append(rows, strings.ReplaceAll(m[1], `\|`, "|"))
@@ -172,10 +175,10 @@ func TestREADMECommandTable(t *testing.T) {
 	assert.ElementsMatch(t, want, rows)
 }
 
-// TestHelpExamplesParse: every example in every command's help and in the
-// README is a command line that parses (flags, arguments and the
-// --timeout rule).
-func TestHelpExamplesParse(t *testing.T) {
+// TestHelpAndDocExamplesParse: every example in every command's help, in
+// the README and in the guides under docs/ is a command line that parses
+// (flags, arguments and the --timeout rule).
+func TestHelpAndDocExamplesParse(t *testing.T) {
 	t.Parallel()
 	a := &app{lookupEnv: func(string) (string, bool) { return "", false }}
 	var walk func(c *cobra.Command)
@@ -203,11 +206,23 @@ func TestHelpExamplesParse(t *testing.T) {
 	walk(a.rootCommand())
 	assert.Greater(t, n, 20)
 
-	// And the README's shell examples.
-	data, err := os.ReadFile("../../README.md")
+	// And the shell examples of the README and the guides.
+	docs, err := filepath.Glob("../../docs/*.md")
 	require.NoError(t, err)
+	require.Contains(t, docs, cliGuide)
+	for _, doc := range append(docs, "../../README.md") {
+		data, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		checkDocExamples(t, string(data))
+	}
+}
+
+// checkDocExamples checks each mintctl command line in the code blocks of
+// a Markdown document (a mock's own flags aside).
+func checkDocExamples(t *testing.T, doc string) {
+	t.Helper()
 	inCode := false
-	for line := range strings.Lines(string(data)) {
+	for line := range strings.Lines(doc) {
 		if strings.HasPrefix(line, "```") {
 			inCode = !inCode
 			continue
@@ -226,13 +241,13 @@ func TestHelpExamplesParse(t *testing.T) {
 	}
 }
 
-// TestREADMEMockRecipe runs the README's recipe that starts the mock in a
+// TestDocMockRecipe runs the CLI guide's recipe that starts the mock in a
 // workflow, with this test binary as mintctl and a free port for its
 // address: the variables of all three APIs reach $GITHUB_ENV, and the
 // commands of each API work with them alone. A mock that cannot start
 // (its address taken) fails the recipe within its bound, with the mock's
 // log, instead of hanging it (the bound shortened from 30 s to 2 s here).
-func TestREADMEMockRecipe(t *testing.T) {
+func TestDocMockRecipe(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("the recipe is for a Linux or macOS runner's shell")
@@ -250,7 +265,7 @@ func TestREADMEMockRecipe(t *testing.T) {
 		t.Skipf("the recipe needs %v, missing here", missing)
 	}
 	var recipe string
-	for _, b := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(readmeSection(t, "## In CI"), -1) {
+	for _, b := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(docSection(t, cliGuide, "## In CI"), -1) {
 		if strings.Contains(b[1], `-env-file "$GITHUB_ENV"`) {
 			recipe = b[1]
 		}

@@ -225,7 +225,7 @@ cannot be written within seconds is a warning, never the exit code.
 secret; the key stays in the environment). --max-retry-wait D (default
 2m) is the longest Retry-After mintctl waits out; a longer one stops the
 command at once with what the server asked for. Every command that talks
-to a server takes --timeout D: past it, the command stops (exit 1, or 5
+to a server takes --timeout D: past it, the command stops (exit 7, or 5
 when what it sent may have been acted on).
 
 Exit codes:

@@ -125,7 +125,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	indexLimit := rateVar(fs, "index-limit", mockserver.DefaultIndexLimit, time.Second, "Index requests per organization, every key together, as `N/window` (e.g. 10/1s; 0 turns it off)")
 	indexDailyLimit := rateVar(fs, "index-daily-limit", mockserver.DefaultIndexDailyLimit, mockserver.DailyWindow, "Index requests per organization per day, as `N/window` (e.g. 1000/24h; 0 turns it off)")
 	var faults faultFlags
-	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see README)")
+	fs.Var(&faults, "fault", "fault `rule`, repeatable, e.g. route=create-job,status=503,times=2 (see docs/mock.md)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed for probabilistic faults")
 	var controlOrigins, controlHosts listFlag
 	fs.Var(&controlOrigins, "control-origin", "let web pages of this `origin` (e.g. http://localhost:5173) use the control API, repeatable; any other request with an Origin header is refused")

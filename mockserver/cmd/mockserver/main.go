@@ -5,7 +5,7 @@
 //
 // It prints the URL, API key and project ID to use, logs one line per
 // request (the key redacted) and stops cleanly on SIGINT or SIGTERM. The
-// control API under /_mock/ drives it from tests; see mockserver/README.md.
+// control API under /_mock/ drives it from tests; see docs/mock.md.
 // The flags are those of internal/mockcmd, which `mintctl mock` runs too.
 package main
 
