@@ -63,10 +63,11 @@ var assistantMethods = []method{
 		call: func(ctx context.Context, c *mintlify.Client) (any, error) {
 			return mintlify.AssistantOf(c).GetPageContent(ctx, "authentication")
 		},
+		arg: func(ctx context.Context, c *mintlify.Client, path string) (any, error) {
+			return mintlify.AssistantOf(c).GetPageContent(ctx, path)
+		},
+		badArgs: []string{""},
 		invalid: map[string]call{
-			"empty path": func(ctx context.Context, c *mintlify.Client) (any, error) {
-				return mintlify.AssistantOf(c).GetPageContent(ctx, "")
-			},
 			"an empty group": func(ctx context.Context, c *mintlify.Client) (any, error) {
 				return mintlify.AssistantOf(c).GetPageContent(ctx, "authentication", "")
 			},

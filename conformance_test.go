@@ -14,7 +14,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -52,14 +51,7 @@ func TestEverySDKRequestConformsToVendorDocuments(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for _, m := range methods {
-		base := mock.URL()
-		switch {
-		case slices.ContainsFunc(assistantMethods, func(a method) bool { return a.name == m.name }):
-			base += "/discovery"
-		case slices.ContainsFunc(indexMethods, func(a method) bool { return a.name == m.name }):
-			base += "/api/universal-search"
-		}
-		c, err := mintlify.NewClient(mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject), mintlify.WithBaseURL(base),
+		c, err := mintlify.NewClient(mintlify.WithAPIKey(testKey), mintlify.WithProjectID(testProject), mintlify.WithBaseURL(mock.URL()+m.apiPrefix),
 			mintlify.WithHTTPClient(hc), mintlify.WithRetryWait(time.Millisecond, 2*time.Millisecond))
 		require.NoError(t, err)
 		before := rec.count()

@@ -319,23 +319,17 @@ func TestE2EScopedAndExpiredKeys(t *testing.T) {
 	require.NotEmpty(t, readOnly.Key)
 	require.NotEmpty(t, expired.Key)
 
-	posts := map[string]func(c *mintlify.Client) error{
-		"trigger deployment": func(c *mintlify.Client) error { _, err := c.TriggerDeployment(ctx); return err },
-		"trigger preview":    func(c *mintlify.Client) error { _, err := c.TriggerPreview(ctx, "main"); return err },
-		"trigger automation": func(c *mintlify.Client) error { _, err := c.TriggerAutomation(ctx, "wf_1"); return err },
-		"start export": func(c *mintlify.Client) error {
-			_, err := c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "docs.acme.com"})
-			return err
-		},
-		"bundle": func(c *mintlify.Client) error { _, err := c.BundleStaticExport(ctx, "se_1"); return err },
-	}
 	ro := mockClient(t, env.mock, mintlify.WithAPIKey(readOnly.Key))
 	old := mockClient(t, env.mock, mintlify.WithAPIKey(expired.Key))
-	for name, post := range posts {
-		err := post(ro)
-		assert.ErrorIs(t, err, mintlify.ErrForbidden, "read-only key: %s", name)
-		assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown, name)
-		assert.ErrorIs(t, post(old), mintlify.ErrUnauthorized, "expired key: %s", name)
+	for _, m := range methods {
+		if m.apiPrefix != "" || m.verb != http.MethodPost {
+			continue
+		}
+		_, err := m.call(ctx, ro)
+		assert.ErrorIs(t, err, mintlify.ErrForbidden, "read-only key: %s", m.name)
+		assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown, m.name)
+		_, err = m.call(ctx, old)
+		assert.ErrorIs(t, err, mintlify.ErrUnauthorized, "expired key: %s", m.name)
 	}
 	d, err := ro.GetDeployment(ctx, statusID)
 	require.NoError(t, err, "a read-only key reads")

@@ -290,9 +290,8 @@ func TestDownloadStaticExportResumesWithRange(t *testing.T) {
 // object the first answer began (If-Range with its ETag, else its
 // Last-Modified), and a host that answers with another object, or names
 // none, fails the download rather than splicing two objects into one
-// archive reported as success (DESIGN §6.3, issue 21). Before, the resume
-// sent Range alone: a host that had switched objects answered 206 from the
-// new one, and the download succeeded with half of each.
+// archive reported as success: with Range alone, a host that switched
+// objects would answer 206 from the new one.
 func TestDownloadResumesOnlyTheSameObject(t *testing.T) {
 	t.Parallel()
 	other := bytes.Repeat([]byte{0xAB}, 100_000)
@@ -534,8 +533,8 @@ func TestDownloadStaticExportStopsWithTheContext(t *testing.T) {
 // cut off once no byte has come for the stall timeout, with no context
 // deadline, and the download resumes where it stopped; one that stalls
 // every time fails after its resumes with an error that matches
-// os.ErrDeadlineExceeded (DESIGN §6.3, issue 21). Before, the download
-// waited for the caller's context (here a safety deadline of 10 s).
+// os.ErrDeadlineExceeded, long before the caller's context (here a safety
+// deadline of 10 s).
 func TestDownloadEndsAStall(t *testing.T) {
 	t.Parallel()
 	const stall = 100 * time.Millisecond
@@ -668,7 +667,7 @@ func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
 	echoes := keyEchoes(testKey)
 	// Every byte percent-encoded, once and twice: the host decodes what it
 	// is sent, and the scrubber alone knows the key only as it is and as
-	// QueryEscape writes it (DESIGN §6.3, issue 21: these passed before).
+	// QueryEscape writes it.
 	var every strings.Builder
 	for _, b := range []byte(testKey) {
 		fmt.Fprintf(&every, "%%%02X", b)
@@ -698,8 +697,7 @@ func TestBundleLinkHoldingTheKeyIsNeverFollowed(t *testing.T) {
 // the presigned link to another host (in Referer) and the download to a
 // host the API never named; whatever http.Client the caller passed, the
 // download fails with the host's 302, after one request, and the other
-// host sees nothing (DESIGN §6.3, issue 21). Before, a client of the
-// caller's followed it, sending the link in Referer.
+// host sees nothing.
 func TestDownloadFollowsNoRedirect(t *testing.T) {
 	t.Parallel()
 	var reached atomic.Int32
@@ -732,9 +730,8 @@ func TestDownloadFollowsNoRedirect(t *testing.T) {
 // https that hands out an http:// bundle link would send its signature,
 // and the archive, in clear text. BundleStaticExport calls such an answer
 // malformed, DownloadStaticExport refuses such a bundle before any
-// request (DESIGN §6.3, issue 21); over an http API (a mock on loopback)
-// the link may be http, and an https link is always fine. Before, both
-// took the link.
+// request; over an http API (a mock on loopback) the link may be http,
+// and an https link is always fine.
 func TestDownloadRefusesAPlainHTTPLinkFromAnHTTPSAPI(t *testing.T) {
 	t.Parallel()
 	s, srv := newDLStorage(t, 10)

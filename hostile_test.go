@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"strconv"
@@ -39,8 +40,8 @@ import (
 // or of the wrong type / an answer about another resource / a status that
 // is no status (a job's too: not a token of lower-case letters, digits, _
 // and -, 1 to 64 bytes) / an identifier with white space or a control
-// character (issue 18: before, a job, trigger, run or export ID holding
-// "\n::warning::" was a success) / an undocumented 2xx status is
+// character (an ID holding "\n::warning::" would start a workflow command
+// where it is printed) / an undocumented 2xx status is
 // ErrMalformedResponse on every method, with no result, and
 // ErrOutcomeUnknown too for every call that may have created something,
 // which is never sent twice. The project's schema agrees that the bodies
@@ -83,13 +84,13 @@ func TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject(t *testing.T) {
 				answers["about another resource"] = answer{m.status, withKey(t, m.good, m.idKey, `"someone_else"`), false}
 			}
 			if hasKey(t, m.good, "status") {
-				// A job's too (issue 18): a poll must never wait on a state
+				// A job's too: a poll must never wait on a state
 				// that will not end, nor print one that is no state.
 				for _, status := range hostileStatuses {
 					answers["status "+status] = answer{m.status, withKey(t, m.good, "status", status), false}
 				}
 			}
-			// An identifier no API issues (issue 18): one printed in a CI
+			// An identifier no API issues: one printed in a CI
 			// log could start a workflow command.
 			for _, k := range idKeys {
 				if !hasKey(t, m.good, k) {
@@ -136,7 +137,8 @@ func TestEveryMethodRefusesAnAnswerThatIsNotTheDocumentedObject(t *testing.T) {
 	}
 }
 
-// idKeys are the answers' identifiers (DESIGN §6.2).
+// idKeys are the answers' identifiers, which hold no white space and no
+// control character.
 var idKeys = []string{"id", "_id", "statusId", "schemaId", "instanceId", "jobId"}
 
 // hostileIDs are identifiers no API issues.
@@ -264,8 +266,7 @@ var hostileAnswers = map[string]func(net.Conn){
 // method returns soon after a 100 ms deadline (the bound is a generous
 // second), with no result and the context's error unless a clear answer
 // came (the 101, the 404), a POST's outcome unknown unless the answer was
-// a clear refusal. Before the fix a 101 held GetJob and CreateJob until
-// the server closed.
+// a clear refusal. A 101 holds no method until the server closes.
 func TestEveryMethodEndsWithItsContext(t *testing.T) {
 	t.Parallel()
 	for _, m := range methods {
@@ -316,9 +317,8 @@ var stalledAnswers = []string{"no answer at all", "100 then nothing", "headers t
 // with no context deadline: a network error that matches
 // os.ErrDeadlineExceeded, retried where the rule allows (a GET is sent
 // again), ErrOutcomeUnknown for a call that may have created something,
-// sent once; a stalled error body still gives the status (DESIGN §6.3,
-// issue 21). Before, each of these held the call until the caller's
-// context ended (here a safety deadline of 10 s).
+// sent once; a stalled error body still gives the status. None waits for
+// the caller's context (here a safety deadline of 10 s).
 func TestEveryMethodEndsAStall(t *testing.T) {
 	t.Parallel()
 	const stall = 50 * time.Millisecond
@@ -356,7 +356,7 @@ func TestEveryMethodEndsAStall(t *testing.T) {
 				case m.stream && name == "headers then nothing":
 					// The answer began: the message was received, and a
 					// stream cut short is ErrStream, never an unknown
-					// outcome (DESIGN §7.3).
+					// outcome.
 					assert.ErrorIs(t, err, mintlify.ErrStream)
 					assert.ErrorIs(t, err, os.ErrDeadlineExceeded, "a network error")
 					assert.NotErrorIs(t, err, mintlify.ErrOutcomeUnknown)
@@ -430,8 +430,8 @@ const echoKey = "mint_sk_<live>&9vLr4+TzW/8mN3bKc5yJ="
 // shape, into any string field of any answer (and into its headers)
 // cannot get it into an error, its %+v or %#v, a debug log line or what an
 // observer sees. The cursor routes get one more field: a nextCursor that
-// is the key, with more pages said to follow. Before the fix, a key in a
-// job's createdAt came back in the time-parse error of every job method.
+// is the key, with more pages said to follow; a key in a job's createdAt
+// is not quoted by the time-parse error.
 func TestEveryMethodHidesAnEchoedKey(t *testing.T) {
 	t.Parallel()
 	for _, m := range methods {
@@ -572,26 +572,15 @@ func TestKeyPastedIntoAnArgumentNeverShows(t *testing.T) {
 
 	c, _ := answering(t, respond(404, `{"error":"not found"}`), mintlify.WithMaxRetries(0))
 	ctx := context.Background()
-	calls := map[string]func() error{
-		"PollJob":        func() error { _, err := c.PollJob(ctx, testKey, quickPoll...); return err },
-		"PollDeployment": func() error { _, err := c.PollDeployment(ctx, testKey, quickPoll...); return err },
-		"PollStaticExport": func() error {
-			_, err := c.PollStaticExport(ctx, "x/"+testKey, quickPoll...)
-			return err
-		},
-		"GetThread":         func() error { _, err := c.GetThread(ctx, testKey); return err },
-		"TriggerAutomation": func() error { _, err := c.TriggerAutomation(ctx, testKey+" x"); return err },
-		"StartStaticExport": func() error {
-			_, err := c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "https://" + testKey})
-			return err
-		},
-		"GetDeployment": func() error { _, err := c.GetDeployment(ctx, testKey); return err },
-		"Do":            func() error { _, err := c.Do(ctx, http.MethodGet, "/../"+testKey, nil, nil); return err },
-	}
-	for name, call := range calls {
-		err := call()
-		require.Error(t, err, name)
-		assertNoKey(t, fmt.Sprintf("%v %+v", err, err), name)
+	for _, m := range methods {
+		if m.arg == nil {
+			continue
+		}
+		for _, pasted := range []string{testKey, "x/" + testKey, testKey + " x", "https://" + testKey, "/../" + testKey} {
+			_, err := m.arg(ctx, c, pasted)
+			require.Error(t, err, "%s(%q)", m.name, pasted)
+			assertNoKey(t, fmt.Sprintf("%v %+v", err, err), m.name)
+		}
 	}
 }
 
@@ -603,8 +592,7 @@ func TestKeyPastedIntoAnArgumentNeverShows(t *testing.T) {
 // everything), every method gets the 307 as an *APIError (ErrBadRequest:
 // every answer outside 2xx has a sentinel) after one request, and the
 // caller's client is left as it was: the SDK's redirect policy is set on
-// a copy (DESIGN §6.3, issue 21). Before, a client of the caller's followed
-// the redirect to the other host.
+// a copy.
 func TestNoMethodFollowsARedirectWithTheKey(t *testing.T) {
 	t.Parallel()
 	var reached, leaked atomic.Int32
@@ -667,7 +655,7 @@ func TestNoMethodFollowsARedirectWithTheKey(t *testing.T) {
 // they become once decoded: 16 MiB of "{}," is 5.6 million empty rows. The
 // checks below measure the peak heap of each call, sampled every 0.2 ms
 // (runtime/metrics, the heap's live and not yet swept objects), against
-// the bounds of DESIGN §6.1 and §6.3. They run one at a time (the heap is
+// the bounds each test states. They run one at a time (the heap is
 // the process's), and not under -race, whose instrumentation makes the
 // scans of some 3 GB of JSON take minutes and whose memory is not the
 // program's: go test without -race runs them (about 20 s);
@@ -811,13 +799,18 @@ func longArrays(t testing.TB, good string, n func(withMarker, elem string) int) 
 	return out
 }
 
+// raceDetector is set under -race, whose instrumentation makes scanning
+// tens of megabytes of JSON slow and whose memory is not the program's.
+var raceDetector = func() bool {
+	bi, ok := debug.ReadBuildInfo()
+	return ok && slices.Contains(bi.Settings, debug.BuildSetting{Key: "-race", Value: "true"})
+}()
+
 // TestEveryMethodHoldsAHugeAnswerInBoundedMemory: an answer just under
 // 16 MiB whose rows, or any array inside them (sources, messages, logs,
 // changed files), are millions of empty elements is ErrMalformedResponse
 // at a peak heap of at most 64 MiB; an unknown member of that size costs
-// nothing (DESIGN §6.3, issue 21: before, 5 GB for feedback, 1.5 GB for a
-// thread, 1 GB for conversations with {} sources, 350 MB for a
-// deployment's log of empty strings). Client.Do decodes into the caller's
+// nothing. Client.Do decodes into the caller's
 // type: only its bytes are bounded (below).
 func TestEveryMethodHoldsAHugeAnswerInBoundedMemory(t *testing.T) {
 	if raceDetector {
@@ -865,8 +858,7 @@ func TestEveryMethodHoldsAHugeAnswerInBoundedMemory(t *testing.T) {
 // white space after the documented answer, is ErrMalformedResponse ("larger
 // than 16 MiB") at a peak heap of at most 48 MiB per call, retries (and a
 // poller's reads) included: the body is read into one buffer of the bound
-// at a time, and a retry lets go of the last (DESIGN §6.1; before, 82 to
-// 114 MiB).
+// at a time, and a retry lets go of the last.
 func TestEveryMethodHoldsA100MBAnswerInBoundedMemory(t *testing.T) {
 	if raceDetector {
 		t.Skip("not under -race (see Memory above)")
@@ -899,11 +891,11 @@ func TestEveryMethodHoldsA100MBAnswerInBoundedMemory(t *testing.T) {
 }
 
 // TestEveryMethodRefusesAnArrayLongerThanTheAPISends: an array of 200,001
-// empty elements, more than any bound holds (DESIGN §6.3: a page at most
+// empty elements, more than any bound holds (a page at most
 // its route's largest page of rows, a turn 100 sources, a thread 10,000
 // messages, a commit 100,000 paths a set, a log 16 MiB counting 128 bytes
 // a line), in any array of any answer, is ErrMalformedResponse saying so;
-// in an unknown member it costs nothing. Before, each was a success.
+// in an unknown member it costs nothing.
 func TestEveryMethodRefusesAnArrayLongerThanTheAPISends(t *testing.T) {
 	t.Parallel()
 	for _, m := range methods {
@@ -929,26 +921,19 @@ func TestEveryMethodRefusesAnArrayLongerThanTheAPISends(t *testing.T) {
 	}
 }
 
-// TestAnswersHoldUpToTheirBounds: each bound of DESIGN §6.3, as the README
-// states it, is exact: an answer with that many elements in the array
-// (copies of the documented one) is read, one more is ErrMalformedResponse.
+// TestAnswersHoldUpToTheirBounds: each bound of an answer's arrays (the
+// rows' bounds, as the README states them) is exact: an answer with that
+// many elements in the array (copies of the documented one) is read, one
+// more is ErrMalformedResponse.
 func TestAnswersHoldUpToTheirBounds(t *testing.T) {
 	t.Parallel()
-	// A log's JSON array, plus 128 bytes a line, holds at most 16 MiB.
-	const line = `"built"`
-	logLines := (16<<20 - 1) / (len(line) + 1 + 128)
-	for name, bounds := range map[string]map[string]int{
-		"GetVisitors": {"visitors": 250}, "GetViews": {"views": 250}, "GetSearches": {"searches": 100},
-		"GetFeedback": {"feedback": 100}, "GetFeedbackByPage": {"feedback": 100},
-		"GetConversations": {"conversations": 1000, "conversations.0.sources": 100},
-		"GetThread":        {"messages": 10_000},
-		"GetDeployment": {"commit.filesChanged.added": 100_000, "commit.filesChanged.modified": 100_000,
-			"commit.filesChanged.removed": 100_000, "logs": logLines},
-	} {
-		m := methodNamed(t, name)
-		for path, most := range bounds {
+	for _, m := range methods {
+		if m.bounds == nil {
+			continue
+		}
+		for path, most := range m.bounds {
 			for _, n := range []int{most, most + 1} {
-				t.Run(fmt.Sprintf("%s/%s/%d", name, path, n), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%s/%d", m.name, path, n), func(t *testing.T) {
 					t.Parallel()
 					var root any
 					require.NoError(t, json.Unmarshal([]byte(m.good), &root))
@@ -963,7 +948,7 @@ func TestAnswersHoldUpToTheirBounds(t *testing.T) {
 					elem, err := json.Marshal(first)
 					require.NoError(t, err)
 					if path == "logs" {
-						elem = []byte(line)
+						elem = []byte(logLine)
 					}
 					quoted, _ := json.Marshal(fillMarker)
 					body := fillArray(setPath(t, m.good, path, string(quoted)), string(elem), n)
@@ -1009,4 +994,82 @@ func TestStallTimersAreNeverShared(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// Answers a hostile or broken server streams, read through Message over
+// 127.0.0.1: what each costs, and how it ends.
+
+// emptyResultsFrame is a search step's output of n bytes or so: an array
+// of empty objects, each of which a careless decoder turns into a Go value
+// many times its three bytes.
+func emptyResultsFrame(id string, n int) string {
+	return `{"type":"tool-output-available","toolCallId":"` + id + `","output":[` +
+		strings.TrimSuffix(strings.Repeat("{},", n/3), ",") + `]}`
+}
+
+// emptyResultsAnswer is a search step whose output is frames frames of
+// [{},{},...] just under the 4 MiB frame bound, then text and finish.
+func emptyResultsAnswer(frames int) string {
+	chunks := []string{`{"type":"tool-input-start","toolCallId":"c1","toolName":"search"}`}
+	for range frames {
+		chunks = append(chunks, emptyResultsFrame("c1", 4<<20-200))
+	}
+	return sse(append(chunks, `{"type":"text-delta","id":"t","delta":"Hi"}`, `{"type":"finish"}`, `[DONE]`)...)
+}
+
+// TestStreamOfEmptySearchResultsCostsItsBytes: a 4 MiB frame of
+// [{},{},...] in a search step's output ends the answer as malformed (no
+// search answers a million pages) having cost a few times its bytes, not
+// the hundreds of megabytes its decoded elements would.
+func TestStreamOfEmptySearchResultsCostsItsBytes(t *testing.T) {
+	body := emptyResultsAnswer(8)
+	a, _ := assistantServer(t, streaming(body))
+	var err error
+	var events int
+	peak := peakHeap(t, func() {
+		s, merr := a.Message(context.Background(), question("Hi?"))
+		if merr != nil {
+			err = merr
+			return
+		}
+		defer s.Close()
+		for _, err = range s.Events() {
+			if err != nil {
+				break
+			}
+			events++
+		}
+	})
+	t.Logf("eight 4 MiB frames of empty search results: peak heap %.1f MiB, %d events, %v", float64(peak)/(1<<20), events, err)
+	if !errors.Is(err, mintlify.ErrMalformedResponse) || !errors.Is(err, mintlify.ErrStream) {
+		t.Errorf("the answer ended with %v, want a malformed stream", err)
+	}
+	if peak > maxAnswerHeap {
+		t.Errorf("peak heap %d MiB, want at most %d", peak>>20, maxAnswerHeap>>20)
+	}
+}
+
+// BenchmarkStreamOfEmptySearchResults reads one 4 MiB frame of empty
+// search results, reporting the peak heap (see BENCHMARKS.md).
+func BenchmarkStreamOfEmptySearchResults(b *testing.B) {
+	up := httptest.NewServer(streaming(emptyResultsAnswer(1)))
+	defer up.Close()
+	a := assistantAt(b, up.URL, assistantKey, assistantDomain)
+	var worst uint64
+	for b.Loop() {
+		peak := peakHeap(b, func() {
+			s, err := a.Message(context.Background(), question("Hi?"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, err := range s.Events() {
+				if err != nil {
+					break
+				}
+			}
+			s.Close()
+		})
+		worst = max(worst, peak)
+	}
+	b.ReportMetric(float64(worst)/(1<<20), "peak-MiB")
 }

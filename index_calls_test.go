@@ -122,13 +122,6 @@ func contentsCall(p mintlify.ContentsParams) indexCallOf {
 	return func(ctx context.Context, x *mintlify.IndexClient) (any, error) { return x.Contents(ctx, p) }
 }
 
-// indexEachCall is the three calls with the table's params.
-var indexEachCall = map[string]indexCallOf{
-	"BuildContext": contextCall(indexContextParams),
-	"Search":       searchCall(indexSearchParams),
-	"Contents":     contentsCall(indexContentsParams),
-}
-
 // TestIndexRefusesOutOfRangeInputBeforeSending: every input outside the
 // documented ranges, a nil context and a nil or zero IndexClient are
 // ErrInvalidInput with no result, and the server gets no request: a
@@ -161,7 +154,8 @@ func TestIndexRefusesOutOfRangeInputBeforeSending(t *testing.T) {
 	}
 	var nilClient *mintlify.IndexClient
 	var nilCtx context.Context
-	for name, call := range indexEachCall {
+	for _, m := range indexRows() {
+		name, call := m.name, m.index
 		for who, c := range map[string]*mintlify.IndexClient{"nil": nilClient, "zero": {}} {
 			got, err := call(ctx, c)
 			require.ErrorIs(t, err, mintlify.ErrInvalidInput, "%s on a %s IndexClient", name, who)
@@ -430,7 +424,8 @@ func TestIndexContentsAnswersPartly(t *testing.T) {
 func TestIndexRateLimitAtBothSidesOfTheMaximumWait(t *testing.T) {
 	t.Parallel()
 	const maxWait = time.Second
-	for name, call := range indexEachCall {
+	for _, m := range indexRows() {
+		name, call := m.name, m.index
 		t.Run(name+"/within", func(t *testing.T) {
 			t.Parallel()
 			holdTimingSlot(t)
@@ -487,7 +482,8 @@ func TestIndexErrorBodies(t *testing.T) {
 		403: "IP address is not allowed for this API key",
 		413: "Payload Too Large",
 	} {
-		for name, call := range indexEachCall {
+		for _, m := range indexRows() {
+			name, call := m.name, m.index
 			s := startIndexServer(t, indexAlways(status, fmt.Sprintf(`{"error":%q}`, msg), "X-Request-Id", "req_7"))
 			got, err := call(context.Background(), s.client(t))
 			assertNoResult(t, got)

@@ -4,7 +4,7 @@ package mintlify_test
 // so that every check of the table (the request sent, statuses, retries,
 // hostile answers, echoed keys, contexts, redirects, invalid input, fuzzing)
 // covers them. The table's clients are admin clients; IndexClientOf (a test
-// hook, index_export_test.go) runs the Index calls over their request path.
+// hook, export_test.go) runs the Index calls over their request path.
 
 import (
 	"context"
@@ -85,17 +85,18 @@ func indexItems(n int, prefix string) []string {
 	return out
 }
 
-// indexCall calls fn with p on the Index client over c's request path.
-func indexCall[P, R any](fn func(*mintlify.IndexClient, context.Context, P) (*R, error), p P) call {
-	return func(ctx context.Context, c *mintlify.Client) (any, error) {
-		return fn(mintlify.IndexClientOf(c), ctx, p)
-	}
+// indexCall calls fn with p on an Index client.
+func indexCall[P, R any](fn func(*mintlify.IndexClient, context.Context, P) (*R, error), p P) func(context.Context, *mintlify.IndexClient) (any, error) {
+	return func(ctx context.Context, x *mintlify.IndexClient) (any, error) { return fn(x, ctx, p) }
 }
 
+// indexCalls calls fn with each of bad on the Index client over c's
+// request path.
 func indexCalls[P, R any](fn func(*mintlify.IndexClient, context.Context, P) (*R, error), bad map[string]P) map[string]call {
 	out := map[string]call{}
 	for name, p := range bad {
-		out[name] = indexCall(fn, p)
+		x := indexCall(fn, p)
+		out[name] = func(ctx context.Context, c *mintlify.Client) (any, error) { return x(ctx, mintlify.IndexClientOf(c)) }
 	}
 	return out
 }
@@ -118,7 +119,7 @@ var indexMethods = []method{
 		reqBody:  `{"query":"How do I cache pages?","product":"Example","format":"json","excludeDomains":["blog.example.org"],"tokenBudget":500}`,
 		required: []string{"requestId", "query", "response", "resultsCount", "outputTokens"},
 		nested:   []string{`resultsCount=-1`, `outputTokens=-1`, `outputTokens=2.5`, `resultsCount=true`},
-		call:     indexCall((*mintlify.IndexClient).BuildContext, indexContextParams),
+		index:    indexCall((*mintlify.IndexClient).BuildContext, indexContextParams),
 		invalid:  indexCalls((*mintlify.IndexClient).BuildContext, indexBadContext),
 		ok: func(v any) string {
 			if c := v.(*mintlify.IndexContext); c.ResultsCount < 0 || c.OutputTokens < 0 {
@@ -133,7 +134,7 @@ var indexMethods = []method{
 			`results.0.score="0.9"`, `results.0.source=-`, `results.0.siteName=null`, `results.0.breadcrumbs="Guides"`,
 			`results.0.breadcrumbs.0=7`, `results.0.breadcrumbs=-`, `results.0=null`, `results.0.publishedDate=7`,
 			`results.0.truncated="yes"`, `results.0.totalCharacters=-1`, `results.0.totalCharacters=1.5`},
-		call:    indexCall((*mintlify.IndexClient).Search, indexSearchParams),
+		index:   indexCall((*mintlify.IndexClient).Search, indexSearchParams),
 		invalid: indexCalls((*mintlify.IndexClient).Search, indexBadSearch),
 		ok: func(v any) string {
 			return indexResultsOK(v.(*mintlify.IndexSearchResult).Results, indexSearchParams.NumResults)
@@ -144,7 +145,7 @@ var indexMethods = []method{
 		nested: []string{`statuses.0.status="pending"`, `statuses.0.status=-`, `statuses.0.id=7`, `statuses.0=null`,
 			`statuses.1.error=-`, `statuses.1.error=null`, `statuses.1.error.tag=-`, `statuses.1.error.httpStatusCode="404"`,
 			`statuses.0.error={"tag":"X","httpStatusCode":null}`, `results.0.score=-`, `results.0=7`},
-		call:    indexCall((*mintlify.IndexClient).Contents, indexContentsParams),
+		index:   indexCall((*mintlify.IndexClient).Contents, indexContentsParams),
 		invalid: indexCalls((*mintlify.IndexClient).Contents, indexBadContents),
 		ok: func(v any) string {
 			c := v.(*mintlify.IndexContents)

@@ -68,8 +68,8 @@ func nullKeys(t *testing.T, b []byte) []string {
 	return nulls
 }
 
-// The field names below are written from the vendor's documents (DESIGN
-// §1), not from the SDK's code.
+// The field names below are written from the vendor's documents, not
+// from the SDK's code.
 var (
 	when  = time.Date(2025, 1, 30, 10, 0, 0, 0, time.UTC)
 	later = time.Date(2025, 1, 30, 10, 5, 0, 500, time.UTC)

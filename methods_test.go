@@ -1,12 +1,15 @@
 package mintlify_test
 
-// The method table: every call the SDK makes to the API, once, with what
-// the checks of this package need to know about it. hostile_test.go,
+// The method table: every call the SDK makes to the API, once, with all
+// that the checks of this package need to know about it, in its row (its
+// request, answers, bounds, refused input, polling). hostile_test.go,
 // retry_test.go, validation_test.go, walk_test.go, poll_test.go,
-// fuzz_test.go and the auth matrix of security_test.go range over it, so a
-// new method is one row here (a list route is one listRoute, three rows)
-// and inherits every check. DownloadStaticExport talks to the storage
-// host, not the API: download_test.go gives it the same checks.
+// fuzz_test.go, conformance_test.go, index_calls_test.go and the key and
+// ID checks against the mock (security_test.go, deployments_e2e_test.go)
+// range over it, so a new method is one row here (a list route is one
+// listRoute, three rows) and inherits every check. DownloadStaticExport
+// talks to the storage host, not the API: download_test.go gives it the
+// same checks.
 
 import (
 	"context"
@@ -91,6 +94,75 @@ type method struct {
 	// success); stream one that is read as it arrives (see
 	// assistant_methods_test.go for the checks that skip it).
 	bareArray, stream bool
+
+	// apiPrefix is the path of the row's API under a server that serves
+	// all three: "" for the admin API, "/discovery" for the assistant's,
+	// "/api/universal-search" for the Index.
+	apiPrefix string
+	// arg is the call with s as the one string a user types into it (an
+	// ID, a domain, a page's path); badArgs are those it refuses before
+	// sending. A row with arg and no call calls arg with id.
+	arg     func(ctx context.Context, c *mintlify.Client, s string) (any, error)
+	badArgs []string
+	// index is the call on an IndexClient (the Index rows); a row with
+	// index and no call calls it on IndexClientOf(c).
+	index func(ctx context.Context, x *mintlify.IndexClient) (any, error)
+	// poller is a poller's own behaviour (poll_test.go); a row with a
+	// poller and no call polls quickly, and refuses pollInvalid too.
+	poller *poller
+	// bounds are the documented bounds of the answer's arrays, by dotted
+	// path: that many elements are read, one more is malformed.
+	bounds map[string]int
+}
+
+// poller is one of the three pollers: how to poll, how its answers look in
+// a state, which states run and which end.
+type poller struct {
+	poll              func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error)
+	answer            func(status string) string
+	observe           func(fn func(v any, status string)) mintlify.PollOption
+	running, terminal []string
+	unknown           string // a status the vendor may add: kept, not terminal
+}
+
+// complete derives what a row leaves out from what it gives: its call
+// from arg, index or poller, and the refusals of badArgs and of the poll
+// options.
+func complete(ms []method) []method {
+	for i := range ms {
+		m := &ms[i]
+		switch {
+		case m.call != nil:
+		case m.poller != nil:
+			poll := m.poller.poll
+			m.call = func(ctx context.Context, c *mintlify.Client) (any, error) { return poll(ctx, c, quickPoll...) }
+		case m.arg != nil:
+			arg, id := m.arg, m.id
+			m.call = func(ctx context.Context, c *mintlify.Client) (any, error) { return arg(ctx, c, id) }
+		case m.index != nil:
+			index := m.index
+			m.call = func(ctx context.Context, c *mintlify.Client) (any, error) {
+				return index(ctx, mintlify.IndexClientOf(c))
+			}
+		}
+		invalid := map[string]call{}
+		if m.arg != nil {
+			invalid = withArgs(m.arg, m.badArgs...)
+		}
+		if m.poller != nil {
+			invalid = merge(invalid, pollInvalid(m.poller.poll))
+		}
+		m.invalid = merge(m.invalid, invalid)
+	}
+	return ms
+}
+
+// onAPI puts rows on the API whose path prefix is prefix.
+func onAPI(prefix string, ms []method) []method {
+	for i := range ms {
+		ms[i].apiPrefix = prefix
+	}
+	return ms
 }
 
 // path is the row's route as its call sends it, escaped, for project.
@@ -99,6 +171,17 @@ func (m method) path(project string) string {
 }
 
 var routeID = regexp.MustCompile(`\{[a-zA-Z]+\}`)
+
+// takesID reports a row whose argument is an ID in its path.
+func (m method) takesID() bool {
+	return m.arg != nil && routeID.MatchString(strings.NewReplacer("{projectId}", "", "{domain}", "").Replace(m.route))
+}
+
+// takesAnyID reports a row that refuses only the empty ID and dot
+// segments: every other ID is sent, escaped into one path segment.
+func (m method) takesAnyID() bool {
+	return m.takesID() && !slices.ContainsFunc(m.badArgs, func(s string) bool { return s != "" && s != "." && s != ".." })
+}
 
 // quickPoll polls every millisecond or two.
 var quickPoll = []mintlify.PollOption{mintlify.WithPollInterval(time.Millisecond), mintlify.WithMaxPollInterval(2 * time.Millisecond)}
@@ -143,11 +226,12 @@ func pollInvalid(poll func(ctx context.Context, c *mintlify.Client, opts ...mint
 	}
 }
 
-// withIDs calls fn once per ID: the invalid inputs of a method taking one.
-func withIDs(fn func(ctx context.Context, c *mintlify.Client, id string) (any, error), ids ...string) map[string]call {
+// withArgs calls fn once per argument: the invalid inputs of a method
+// taking one.
+func withArgs(fn func(ctx context.Context, c *mintlify.Client, s string) (any, error), args ...string) map[string]call {
 	out := map[string]call{}
-	for _, id := range ids {
-		out[fmt.Sprintf("ID %q", id)] = func(ctx context.Context, c *mintlify.Client) (any, error) { return fn(ctx, c, id) }
+	for _, s := range args {
+		out[fmt.Sprintf("argument %q", s)] = func(ctx context.Context, c *mintlify.Client) (any, error) { return fn(ctx, c, s) }
 	}
 	return out
 }
@@ -184,27 +268,31 @@ var jobMethods = jobAnswers([]method{
 			return ""
 		}},
 	{name: "GetJob", verb: http.MethodGet, route: "/v2/agent/{projectId}/job/{jobId}", status: 200, idKey: "id", id: "job_1",
-		call:    func(ctx context.Context, c *mintlify.Client) (any, error) { return c.GetJob(ctx, "job_1") },
-		invalid: withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) { return c.GetJob(ctx, id) }, "", ".", ".."),
+		arg:     func(ctx context.Context, c *mintlify.Client, id string) (any, error) { return c.GetJob(ctx, id) },
+		badArgs: []string{"", ".", ".."},
 		ok:      func(v any) string { return sameID(v.(*mintlify.Job).ID, "job_1") }},
 	{name: "SendMessage", verb: http.MethodPost, route: "/v2/agent/{projectId}/job/{jobId}/message", creates: true, status: 200, idKey: "id", id: "job_1",
 		reqBody: `{"prompt":"Also fix the typo\nplease ü"}`,
-		call: func(ctx context.Context, c *mintlify.Client) (any, error) {
-			return c.SendMessage(ctx, "job_1", "Also fix the typo\nplease ü")
+		arg: func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
+			return c.SendMessage(ctx, id, "Also fix the typo\nplease ü")
 		},
-		invalid: merge(withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
-			return c.SendMessage(ctx, id, "p")
-		}, "", ".."),
-			map[string]call{"empty prompt": func(ctx context.Context, c *mintlify.Client) (any, error) { return c.SendMessage(ctx, "job_1", "") }}),
-		ok: func(v any) string { return sameID(v.(*mintlify.Job).ID, "job_1") }},
-	{name: "PollJob", verb: http.MethodGet, route: "/v2/agent/{projectId}/job/{jobId}", status: 200, idKey: "id", id: "job_1", poll: true,
-		call: func(ctx context.Context, c *mintlify.Client) (any, error) {
-			return c.PollJob(ctx, "job_1", quickPoll...)
+		badArgs: []string{"", ".."},
+		invalid: map[string]call{"empty prompt": func(ctx context.Context, c *mintlify.Client) (any, error) { return c.SendMessage(ctx, "job_1", "") }},
+		ok:      func(v any) string { return sameID(v.(*mintlify.Job).ID, "job_1") }},
+	{name: "PollJob", verb: http.MethodGet, route: "/v2/agent/{projectId}/job/{jobId}", status: 200, idKey: "id", id: "job_1",
+		arg: func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
+			return c.PollJob(ctx, id, quickPoll...)
 		},
-		invalid: merge(withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) { return c.PollJob(ctx, id) }, "", "."),
-			pollInvalid(func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
+		badArgs: []string{"", "."},
+		poller: &poller{
+			poll: func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
 				return c.PollJob(ctx, "job_1", opts...)
-			})),
+			},
+			answer: func(s string) string { return `{"id":"job_1","status":"` + s + `"}` },
+			observe: func(fn func(any, string)) mintlify.PollOption {
+				return mintlify.WithPollObserver(func(j *mintlify.Job) { fn(j, string(j.Status)) })
+			},
+			running: []string{"active", "active"}, terminal: []string{"completed", "archived", "failed"}, unknown: "queued"},
 		ok: func(v any) string {
 			if j := v.(*mintlify.Job); !j.Status.Terminal() || j.ID != "job_1" {
 				return "a poll that ended before a terminal status, or on another job"
@@ -233,6 +321,7 @@ type listRoute struct {
 	required         []string
 	nullable         []string
 	nested           []string
+	bounds           map[string]int // of GetX's answer
 	page             func(rows []int, next string, more bool) string
 }
 
@@ -246,7 +335,7 @@ func listMethods[P, Pg, R any](l listRoute, at func(offset int, cursor string) P
 	base := method{verb: http.MethodGet, route: "/v1/analytics/{projectId}/" + l.path, status: 200, good: l.good,
 		required: l.required, nullable: l.nullable, cursor: l.cursor, hasMore: l.hasMore, schema: l.schema, nested: l.nested}
 	one := base
-	one.name = l.get
+	one.name, one.bounds = l.get, l.bounds
 	one.call = func(ctx context.Context, c *mintlify.Client) (any, error) { return get(c, ctx, at(0, "")) }
 	one.ok = func(v any) string { return ok(v.(*Pg)) }
 	one.invalid = map[string]call{}
@@ -335,7 +424,7 @@ var badDay = time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
 var analyticsMethods = slices.Concat(
 	listMethods(listRoute{get: "GetVisitors", pages: "VisitorPages", rows: "Visitors", path: "visitors", max: 250, hasMore: true,
 		good: fmt.Sprintf(goodTraffic, "visitors"), schema: "visitors", required: []string{"totals", "visitors", "hasMore"},
-		nested: trafficNested("visitors"), page: trafficPage("visitors")},
+		nested: trafficNested("visitors"), page: trafficPage("visitors"), bounds: map[string]int{"visitors": 250}},
 		func(o int, _ string) mintlify.VisitorsParams { return mintlify.VisitorsParams{Offset: o} },
 		map[string]mintlify.VisitorsParams{
 			"negative limit": {Limit: -1}, "limit above 250": {Limit: 251}, "negative offset": {Offset: -1},
@@ -351,7 +440,7 @@ var analyticsMethods = slices.Concat(
 		func(p *mintlify.VisitorsPage) string { return nonNil(p.Visitors != nil, "visitors") }),
 	listMethods(listRoute{get: "GetViews", pages: "ViewPages", rows: "Views", path: "views", max: 250, hasMore: true,
 		good: fmt.Sprintf(goodTraffic, "views"), schema: "views", required: []string{"totals", "views", "hasMore"},
-		nested: trafficNested("views"), page: trafficPage("views")},
+		nested: trafficNested("views"), page: trafficPage("views"), bounds: map[string]int{"views": 250}},
 		func(o int, _ string) mintlify.ViewsParams { return mintlify.ViewsParams{Offset: o} },
 		map[string]mintlify.ViewsParams{"limit 251": {Limit: 251}, "negative limit": {Limit: -1}, "negative offset": {Offset: -1},
 			"empty range": {DateFrom: badDay, DateTo: badDay}},
@@ -361,6 +450,7 @@ var analyticsMethods = slices.Concat(
 		good: goodSearch, schema: "searches", required: []string{"searches", "totalSearches", "nextCursor"}, nullable: []string{"nextCursor"},
 		nested: []string{`searches.0.hits="3"`, `searches.0.hits=3.5`, `searches.0.ctr="0.5"`, `searches.0.lastSearchedAt=7`,
 			`searches.0.searchQuery=null`, `searches.0=null`, `searches.0.topClickedPage=7`, `searches.0.topClickedPage=-`, `totalSearches=1.5`},
+		bounds: map[string]int{"searches": 100},
 		page: func(ids []int, next string, _ bool) string {
 			return fmt.Sprintf(`{"searches":[%s],"totalSearches":9,"nextCursor":%s}`, joinRows(ids, func(i int) string {
 				return fmt.Sprintf(`{"searchQuery":"q%d","hits":3,"ctr":0.5,"topClickedPage":null,"lastSearchedAt":"2025-01-01T00:00:00Z"}`, i)
@@ -374,6 +464,7 @@ var analyticsMethods = slices.Concat(
 		good: goodFB, schema: "feedback", required: []string{"feedback", "nextCursor", "hasMore"}, nullable: []string{"nextCursor"},
 		nested: []string{`feedback.0.id=7`, `~feedback.0.id=""`, `feedback.0.id=null`, `feedback.0.status=null`, `feedback.0=null`,
 			`feedback.0.createdAt=7`, `feedback.0.path=["a"]`, `feedback.0.comment=-`, `hasMore=1`},
+		bounds: map[string]int{"feedback": 100},
 		page: func(ids []int, next string, more bool) string {
 			return fmt.Sprintf(`{"feedback":[%s],"nextCursor":%s,"hasMore":%t}`, joinRows(ids, func(i int) string {
 				return fmt.Sprintf(`{"id":"f%d","path":"/p","comment":null,"createdAt":null,"source":"agent","status":"pending"}`, i)
@@ -402,6 +493,7 @@ var analyticsMethods = slices.Concat(
 		nested: []string{`conversations.0.sources="x"`, `conversations.0.sources=-`, `conversations.0.sources.0.url=7`, `conversations.0.sources.0.url=-`,
 			`conversations.0.sources.0=null`, `conversations.0.responseType=null`, `conversations.0.timestamp=null`, `conversations.0=null`,
 			`conversations.0.id=7`, `conversations.0.id=""`},
+		bounds: map[string]int{"conversations": 1000, "conversations.0.sources": 100},
 		// Every turn belongs to one thread: the walk must tell them apart
 		// by timestamp, not by ID.
 		page: func(ids []int, next string, more bool) string {
@@ -425,6 +517,7 @@ var analyticsMethods = slices.Concat(
 		{name: "GetFeedbackByPage", verb: http.MethodGet, route: "/v1/analytics/{projectId}/feedback/by-page", status: 200, good: goodByPage,
 			schema: "feedback-by-page", required: []string{"feedback", "hasMore"},
 			nested: []string{`feedback.0.total="1"`, `feedback.0.total=-`, `feedback.0.path=null`, `feedback.0.code=0.5`, `feedback.0=null`},
+			bounds: map[string]int{"feedback": 100},
 			call: func(ctx context.Context, c *mintlify.Client) (any, error) {
 				return c.GetFeedbackByPage(ctx, mintlify.FeedbackByPageParams{})
 			},
@@ -434,10 +527,10 @@ var analyticsMethods = slices.Concat(
 		{name: "GetThread", verb: http.MethodGet, route: "/v1/analytics/{projectId}/assistant/threads/{threadId}", status: 200, good: goodThread,
 			schema: "thread", required: []string{"threadId", "createdAt", "messages"}, idKey: "threadId", id: testThread,
 			nested: []string{`messages.0.role=7`, `messages="x"`, `messages.0=null`, `messages.0.createdAt=null`, `messages.0.createdAt=-`, `createdAt=7`},
-			call:   func(ctx context.Context, c *mintlify.Client) (any, error) { return c.GetThread(ctx, testThread) },
-			invalid: withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) { return c.GetThread(ctx, id) },
-				"", "01HZY6J0V7Q4N2M8K3D5F9G1B", testThread+"0", "81HZY6J0V7Q4N2M8K3D5F9G1B0", "01HZY6J0V7Q4N2M8K3D5F9G1BU",
-				"01HZY6J0V7Q4N2M8K3D5F9G/B0", "../../../../../../../../.."),
+			bounds: map[string]int{"messages": 10_000},
+			arg:    func(ctx context.Context, c *mintlify.Client, id string) (any, error) { return c.GetThread(ctx, id) },
+			badArgs: []string{"", "01HZY6J0V7Q4N2M8K3D5F9G1B", testThread + "0", "81HZY6J0V7Q4N2M8K3D5F9G1B0", "01HZY6J0V7Q4N2M8K3D5F9G1BU",
+				"01HZY6J0V7Q4N2M8K3D5F9G/B0", "../../../../../../../../.."},
 			ok: func(v any) string { return sameID(strings.ToUpper(v.(*mintlify.Thread).ID), testThread) }},
 		{name: "GetCallerStats", verb: http.MethodGet, route: "/v1/analytics/{projectId}/assistant/caller-stats", status: 200, good: goodCallers,
 			schema: "caller-stats", required: []string{"web", "api", "other", "total"},
@@ -494,6 +587,10 @@ func exportOK(id string) func(v any) string {
 	}
 }
 
+// logLine is a deployment's log line in the bounds check: the log's JSON
+// array, plus 128 bytes a line, holds at most 16 MiB.
+const logLine = `"built"`
+
 var deployMethods = []method{
 	{name: "TriggerDeployment", verb: http.MethodPost, route: "/v1/project/update/{projectId}", creates: true, status: 202,
 		good: `{"statusId":"st_1"}`, required: []string{"statusId"}, nested: []string{`statusId=""`},
@@ -510,20 +607,26 @@ var deployMethods = []method{
 		ok:      func(v any) string { return nonNil(v.(*mintlify.Preview).StatusID != "", "an empty status ID:") }},
 	{name: "GetDeployment", verb: http.MethodGet, route: "/v1/project/update-status/{statusId}", status: 200, good: goodDeploy,
 		required: []string{"_id", "status"}, idKey: "_id", id: "st_1", nested: deployNested,
-		call:    func(ctx context.Context, c *mintlify.Client) (any, error) { return c.GetDeployment(ctx, "st_1") },
-		invalid: withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) { return c.GetDeployment(ctx, id) }, "", ".."),
+		bounds: map[string]int{"commit.filesChanged.added": 100_000, "commit.filesChanged.modified": 100_000,
+			"commit.filesChanged.removed": 100_000, "logs": (16<<20 - 1) / (len(logLine) + 1 + 128)},
+		arg:     func(ctx context.Context, c *mintlify.Client, id string) (any, error) { return c.GetDeployment(ctx, id) },
+		badArgs: []string{"", ".."},
 		ok:      deploymentOK},
-	{name: "PollDeployment", verb: http.MethodGet, route: "/v1/project/update-status/{statusId}", status: 200, good: goodDeploy, poll: true,
+	{name: "PollDeployment", verb: http.MethodGet, route: "/v1/project/update-status/{statusId}", status: 200, good: goodDeploy,
 		required: []string{"_id", "status"}, idKey: "_id", id: "st_1", nested: deployNested,
-		call: func(ctx context.Context, c *mintlify.Client) (any, error) {
-			return c.PollDeployment(ctx, "st_1", quickPoll...)
+		arg: func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
+			return c.PollDeployment(ctx, id, quickPoll...)
 		},
-		invalid: merge(withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
-			return c.PollDeployment(ctx, id)
-		}, ""),
-			pollInvalid(func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
+		badArgs: []string{""},
+		poller: &poller{
+			poll: func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
 				return c.PollDeployment(ctx, "st_1", opts...)
-			})),
+			},
+			answer: func(s string) string { return `{"_id":"st_1","status":"` + s + `","logs":["a"]}` },
+			observe: func(fn func(any, string)) mintlify.PollOption {
+				return mintlify.WithPollObserver(func(d *mintlify.Deployment) { fn(d, string(d.Status)) })
+			},
+			running: []string{"queued", "in_progress"}, terminal: []string{"success", "failure"}, unknown: "building"},
 		ok: func(v any) string {
 			if msg := deploymentOK(v); msg != "" || !v.(*mintlify.Deployment).Status.Terminal() {
 				return "a poll that ended before a terminal status " + msg
@@ -533,11 +636,10 @@ var deployMethods = []method{
 	{name: "TriggerAutomation", verb: http.MethodPost, route: "/v1/workflow/{projectId}/{workflowSchemaId}/trigger", creates: true, status: 202,
 		good: `{"schemaId":"auto_1","instanceId":"run_1","jobId":"j_1"}`, required: []string{"instanceId"}, idKey: "schemaId", id: "auto_1",
 		nested: []string{`jobId=7`, `schemaId=7`, `instanceId=""`},
-		call:   func(ctx context.Context, c *mintlify.Client) (any, error) { return c.TriggerAutomation(ctx, "auto_1") },
-		invalid: withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
+		arg: func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
 			return c.TriggerAutomation(ctx, id)
 		},
-			"", "wf/1", "wf 1", "wf\t1", `wf\1`),
+		badArgs: []string{"", "wf/1", "wf 1", "wf\t1", `wf\1`},
 		ok: func(v any) string {
 			if r := v.(*mintlify.AutomationRun); r.RunID == "" || (r.AutomationID != "" && r.AutomationID != "auto_1") {
 				return "no run ID, or a run of another automation"
@@ -547,50 +649,57 @@ var deployMethods = []method{
 	{name: "TriggerAutomationWebhook", verb: http.MethodPost, route: "/v2/workflow/{projectId}/{workflowSchemaId}/webhook", creates: true, status: 202, also: 200,
 		good: `{"success":true,"runId":"run_1"}`, required: []string{"runId"}, id: "auto_1",
 		nested: []string{`runId=""`, `success=false`, `success="yes"`},
-		call: func(ctx context.Context, c *mintlify.Client) (any, error) {
-			return c.TriggerAutomationWebhook(ctx, "auto_1")
-		},
-		invalid: withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
+		arg: func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
 			return c.TriggerAutomationWebhook(ctx, id)
 		},
-			"", "wf/1", "wf 1", "wf\t1", `wf\1`, ".."),
-		ok: func(v any) string { return nonNil(v.(*mintlify.AutomationWebhookRun).RunID != "", "no run ID:") }},
+		badArgs: []string{"", "wf/1", "wf 1", "wf\t1", `wf\1`, ".."},
+		ok:      func(v any) string { return nonNil(v.(*mintlify.AutomationWebhookRun).RunID != "", "no run ID:") }},
 	{name: "StartStaticExport", verb: http.MethodPost, route: "/v1/static-export/jobs", creates: true, status: 202,
-		reqBody: `{"domain":"docs.example.com"}`,
-		good:    strings.Replace(goodExport, "completed", "queued", 1), required: []string{"jobId", "status"}, nested: exportNested,
-		call: func(ctx context.Context, c *mintlify.Client) (any, error) {
-			return c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "docs.example.com"})
+		reqBody: `{"domain":"docs.example.com"}`, id: "docs.example.com",
+		good: strings.Replace(goodExport, "completed", "queued", 1), required: []string{"jobId", "status"}, nested: exportNested,
+		arg: func(ctx context.Context, c *mintlify.Client, domain string) (any, error) {
+			return c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: domain})
 		},
-		invalid: startInvalid(),
-		ok:      exportOK("")},
+		badArgs: []string{"", "https://docs.acme.com", "docs.acme.com/", "docs.acme.com/docs", "docs.acme.com:443",
+			"//docs.acme.com", "docs acme.com", "user@docs.acme.com", "docs.acme.com?x", "docs.acme.com#x", `docs\acme`, "docs.acme.com\n"},
+		invalid: map[string]call{
+			"an empty path": func(ctx context.Context, c *mintlify.Client) (any, error) {
+				return c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "docs.acme.com", Paths: []string{"index", ""}})
+			},
+		},
+		ok: exportOK("")},
 	{name: "GetStaticExport", verb: http.MethodGet, route: "/v1/static-export/jobs/{jobId}", status: 200, good: goodExport,
 		required: []string{"jobId", "status"}, idKey: "jobId", id: "exp_1", nested: exportNested,
-		call: func(ctx context.Context, c *mintlify.Client) (any, error) { return c.GetStaticExport(ctx, "exp_1") },
-		invalid: withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
+		arg: func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
 			return c.GetStaticExport(ctx, id)
-		}, "", "."),
-		ok: exportOK("exp_1")},
-	{name: "PollStaticExport", verb: http.MethodGet, route: "/v1/static-export/jobs/{jobId}", status: 200, good: goodExport, poll: true,
-		required: []string{"jobId", "status"}, idKey: "jobId", id: "exp_1", nested: exportNested,
-		call: func(ctx context.Context, c *mintlify.Client) (any, error) {
-			return c.PollStaticExport(ctx, "exp_1", quickPoll...)
 		},
-		invalid: merge(withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
-			return c.PollStaticExport(ctx, id)
-		}, ""),
-			pollInvalid(func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
+		badArgs: []string{"", "."},
+		ok:      exportOK("exp_1")},
+	{name: "PollStaticExport", verb: http.MethodGet, route: "/v1/static-export/jobs/{jobId}", status: 200, good: goodExport,
+		required: []string{"jobId", "status"}, idKey: "jobId", id: "exp_1", nested: exportNested,
+		arg: func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
+			return c.PollStaticExport(ctx, id, quickPoll...)
+		},
+		badArgs: []string{""},
+		poller: &poller{
+			poll: func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
 				return c.PollStaticExport(ctx, "exp_1", opts...)
-			})),
+			},
+			answer: func(s string) string { return `{"jobId":"exp_1","status":"` + s + `","progress":50}` },
+			observe: func(fn func(any, string)) mintlify.PollOption {
+				return mintlify.WithPollObserver(func(e *mintlify.StaticExport) { fn(e, string(e.Status)) })
+			},
+			running: []string{"queued", "running"}, terminal: []string{"completed", "failed"}, unknown: "uploading-pages_2"},
 		ok: exportOK("exp_1")},
 	// Minting a link changes nothing: it is retried like a GET.
 	{name: "BundleStaticExport", verb: http.MethodPost, route: "/v1/static-export/jobs/{jobId}/bundle", status: 200, good: goodBundle,
 		required: []string{"bundleUrl", "sizeBytes"}, idKey: "jobId", id: "exp_1", secret: linkSecret,
 		nested: []string{`sizeBytes="10"`, `sizeBytes=1.5`, `sizeBytes=-1`, `bundleUrl="ftp://storage.test/b"`, `bundleUrl=""`,
 			`bundleUrl="https://u:p@storage.test/b"`, `bundleUrl="/b.tgz"`, `expiresAt="soon"`},
-		call: func(ctx context.Context, c *mintlify.Client) (any, error) { return c.BundleStaticExport(ctx, "exp_1") },
-		invalid: withIDs(func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
+		arg: func(ctx context.Context, c *mintlify.Client, id string) (any, error) {
 			return c.BundleStaticExport(ctx, id)
-		}, ""),
+		},
+		badArgs: []string{""},
 		ok: func(v any) string {
 			b := v.(*mintlify.StaticExportBundle)
 			if b.JobID != "exp_1" || b.URL == "" || b.SizeBytes < 0 {
@@ -607,21 +716,6 @@ var deployMethods = []method{
 		}},
 }
 
-func startInvalid() map[string]call {
-	out := map[string]call{
-		"an empty path": func(ctx context.Context, c *mintlify.Client) (any, error) {
-			return c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: "docs.acme.com", Paths: []string{"index", ""}})
-		},
-	}
-	for _, d := range []string{"", "https://docs.acme.com", "docs.acme.com/", "docs.acme.com/docs", "docs.acme.com:443",
-		"//docs.acme.com", "docs acme.com", "user@docs.acme.com", "docs.acme.com?x", "docs.acme.com#x", `docs\acme`, "docs.acme.com\n"} {
-		out[fmt.Sprintf("domain %q", d)] = func(ctx context.Context, c *mintlify.Client) (any, error) {
-			return c.StartStaticExport(ctx, mintlify.StaticExportParams{Domain: d})
-		}
-	}
-	return out
-}
-
 // The escape hatch, for a read and for a call that may create something.
 var doMethods = []method{
 	{name: "Do GET", verb: http.MethodGet, route: "/v1/analytics/{projectId}/views", query: "limit=5", status: 200, good: `{"ok":true}`, do: true,
@@ -631,6 +725,9 @@ var doMethods = []method{
 				return nil, err
 			}
 			return out, nil
+		},
+		arg: func(ctx context.Context, c *mintlify.Client, path string) (any, error) {
+			return c.Do(ctx, http.MethodGet, path, nil, nil)
 		},
 		ok: func(any) string { return "" }},
 	{name: "Do POST", verb: http.MethodPost, route: "/v1/project/update/{projectId}", creates: true, status: 202, good: `{"statusId":"st_1"}`, do: true,
@@ -646,7 +743,25 @@ var doMethods = []method{
 }
 
 // methods is the table.
-var methods = slices.Concat(jobMethods, analyticsMethods, deployMethods, doMethods, assistantMethods, indexMethods)
+var methods = complete(slices.Concat(jobMethods, analyticsMethods, deployMethods, doMethods,
+	onAPI("/discovery", assistantMethods), onAPI("/api/universal-search", indexMethods)))
+
+// rowsWith are the rows of the table that have what keep asks for.
+func rowsWith(keep func(m method) bool) []method {
+	var out []method
+	for _, m := range methods {
+		if keep(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// walks, pollers and indexRows are the table's iterators, its pollers
+// and its Index rows (which call an IndexClient).
+func walks() []method     { return rowsWith(func(m method) bool { return m.walk != nil }) }
+func pollers() []method   { return rowsWith(func(m method) bool { return m.poller != nil }) }
+func indexRows() []method { return rowsWith(func(m method) bool { return m.index != nil }) }
 
 func methodNamed(t testing.TB, name string) method {
 	t.Helper()

@@ -22,56 +22,16 @@ import (
 	mintlify "github.com/docsagent/mintlify-go"
 )
 
-// poller is one of the three pollers: how to poll, how its answers look in
-// a state, which states run and which end.
-type poller struct {
-	name, id          string
-	poll              func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error)
-	answer            func(status string) string
-	observe           func(fn func(v any, status string)) mintlify.PollOption
-	running, terminal []string
-	unknown           string // a status the vendor may add: kept, not terminal
-}
-
-var pollers = []poller{
-	{name: "PollJob", id: "job_1",
-		poll: func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
-			return c.PollJob(ctx, "job_1", opts...)
-		},
-		answer: func(s string) string { return `{"id":"job_1","status":"` + s + `"}` },
-		observe: func(fn func(any, string)) mintlify.PollOption {
-			return mintlify.WithPollObserver(func(j *mintlify.Job) { fn(j, string(j.Status)) })
-		},
-		running: []string{"active", "active"}, terminal: []string{"completed", "archived", "failed"}, unknown: "queued"},
-	{name: "PollDeployment", id: "st_1", unknown: "building",
-		poll: func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
-			return c.PollDeployment(ctx, "st_1", opts...)
-		},
-		answer: func(s string) string { return `{"_id":"st_1","status":"` + s + `","logs":["a"]}` },
-		observe: func(fn func(any, string)) mintlify.PollOption {
-			return mintlify.WithPollObserver(func(d *mintlify.Deployment) { fn(d, string(d.Status)) })
-		},
-		running: []string{"queued", "in_progress"}, terminal: []string{"success", "failure"}},
-	{name: "PollStaticExport", id: "exp_1",
-		poll: func(ctx context.Context, c *mintlify.Client, opts ...mintlify.PollOption) (any, error) {
-			return c.PollStaticExport(ctx, "exp_1", opts...)
-		},
-		answer: func(s string) string { return `{"jobId":"exp_1","status":"` + s + `","progress":50}` },
-		observe: func(fn func(any, string)) mintlify.PollOption {
-			return mintlify.WithPollObserver(func(e *mintlify.StaticExport) { fn(e, string(e.Status)) })
-		},
-		running: []string{"queued", "running"}, terminal: []string{"completed", "failed"}, unknown: "uploading-pages_2"},
-}
-
 // TestEveryPollerReturnsOnEveryTerminalStatus: a terminal status, a failed
 // one included, is a result, not an error: the caller reads Status. The
 // observer sees every state read, in order, and the last is what the
 // poller returns; a failed read is no state.
 func TestEveryPollerReturnsOnEveryTerminalStatus(t *testing.T) {
 	t.Parallel()
-	for _, p := range pollers {
+	for _, m := range pollers() {
+		p := m.poller
 		for _, final := range p.terminal {
-			t.Run(p.name+"/"+final, func(t *testing.T) {
+			t.Run(m.name+"/"+final, func(t *testing.T) {
 				t.Parallel()
 				c, mt := answering(t, inOrder(respond(200, p.answer(p.running[0])), respond(503, ""),
 					respond(200, p.answer(p.running[1])), respond(200, p.answer(final))), mintlify.WithMaxRetries(0))
@@ -91,9 +51,10 @@ func TestEveryPollerReturnsOnEveryTerminalStatus(t *testing.T) {
 // ends the poll at once, naming the resource.
 func TestEveryPollerStopsAtOnceOnHardErrors(t *testing.T) {
 	t.Parallel()
-	for _, p := range pollers {
+	for _, m := range pollers() {
+		p := m.poller
 		for _, status := range []int{400, 401, 403, 404} {
-			t.Run(fmt.Sprintf("%s/%d", p.name, status), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%d", m.name, status), func(t *testing.T) {
 				t.Parallel()
 				c, mt := answering(t, inOrder(respond(200, p.answer(p.running[0])), respond(status, `{"error":"no such thing"}`),
 					respond(200, p.answer(p.terminal[0]))))
@@ -103,7 +64,7 @@ func TestEveryPollerStopsAtOnceOnHardErrors(t *testing.T) {
 				var apiErr *mintlify.APIError
 				require.ErrorAs(t, err, &apiErr)
 				assert.Equal(t, status, apiErr.StatusCode)
-				assert.Contains(t, err.Error(), p.id)
+				assert.Contains(t, err.Error(), m.id)
 				assert.Equal(t, 2, mt.GetTotalCallCount())
 			})
 		}
@@ -114,8 +75,9 @@ func TestEveryPollerStopsAtOnceOnHardErrors(t *testing.T) {
 // and malformed answers are read again; a good read resets the count.
 func TestEveryPollerGoesOnThroughTransientFailures(t *testing.T) {
 	t.Parallel()
-	for _, p := range pollers {
-		t.Run(p.name, func(t *testing.T) {
+	for _, m := range pollers() {
+		p := m.poller
+		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
 			running := respond(200, p.answer(p.running[0]))
 			// No client retries: the poller sees every failure itself.
@@ -138,8 +100,9 @@ func TestEveryPollerGoesOnThroughTransientFailures(t *testing.T) {
 // token of lower-case letters, digits, _ and -, 1 to 64 bytes).
 func TestEveryPollerGivesUpAfterFiveFailedReads(t *testing.T) {
 	t.Parallel()
-	for _, p := range pollers {
-		t.Run(p.name, func(t *testing.T) {
+	for _, m := range pollers() {
+		p := m.poller
+		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
 			c, mt := answering(t, inOrder(respond(200, p.answer(p.running[0])), respond(503, `{"error":"first"}`),
 				respond(500, `{"error":"second"}`), respond(200, `{}`), respond(504, `{"error":"fourth"}`),
@@ -178,9 +141,10 @@ var hostileStatuses = []string{`"QUEUED"`, `"Queued"`, `"queued!"`, `"queued "`,
 // it knows ends the wait.
 func TestEveryPollerWaitsThroughAStatusItDoesNotKnow(t *testing.T) {
 	t.Parallel()
-	for _, p := range pollers {
+	for _, m := range pollers() {
+		p := m.poller
 		for _, unknown := range []string{p.unknown, strings.Repeat("a", 64), "0", "_-"} {
-			t.Run(p.name+"/"+unknown, func(t *testing.T) {
+			t.Run(m.name+"/"+unknown, func(t *testing.T) {
 				t.Parallel()
 				c, mt := answering(t, inOrder(respond(200, p.answer(p.running[0])), respond(200, p.answer(unknown)),
 					respond(200, p.answer(unknown)), respond(200, p.answer(p.terminal[0]))), mintlify.WithMaxRetries(0))
@@ -199,11 +163,12 @@ func TestEveryPollerWaitsThroughAStatusItDoesNotKnow(t *testing.T) {
 // date) beyond the maximum poll interval ends the poll at once with
 // ErrRateLimited after one read, nothing slept inside the read although
 // the client alone would wait a minute; one within it becomes the next
-// wait, then the poller reads again. Before the fix,
-// WithMaxPollInterval(100ms) and Retry-After: 1 took 3 s.
+// wait, then the poller reads again, once: WithMaxPollInterval(100ms)
+// and Retry-After: 1 take about a second.
 func TestEveryPollerOwnsRetryAfter(t *testing.T) {
 	t.Parallel()
-	for _, p := range pollers {
+	for _, m := range pollers() {
+		p := m.poller
 		for _, form := range []string{"seconds", "HTTP date"} {
 			// The date is made in each subtest: parallel subtests may start late.
 			retryAfter := func() (string, time.Duration) {
@@ -212,7 +177,7 @@ func TestEveryPollerOwnsRetryAfter(t *testing.T) {
 				}
 				return time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat), 3 * time.Second
 			}
-			t.Run(p.name+"/beyond the maximum/"+form, func(t *testing.T) {
+			t.Run(m.name+"/beyond the maximum/"+form, func(t *testing.T) {
 				t.Parallel()
 				ra, _ := retryAfter()
 				c, mt := answering(t, respond(429, `{"error":"slow down"}`, "Retry-After", ra), mintlify.WithRetryWait(time.Millisecond, time.Minute))
@@ -223,7 +188,7 @@ func TestEveryPollerOwnsRetryAfter(t *testing.T) {
 				assert.Equal(t, 1, mt.GetTotalCallCount(), "one read, then the poller decided")
 				readsOnce(t, err, 0)
 			})
-			t.Run(p.name+"/within the maximum/"+form, func(t *testing.T) {
+			t.Run(m.name+"/within the maximum/"+form, func(t *testing.T) {
 				t.Parallel()
 				ra, most := retryAfter()
 				rec := &recorder{}
@@ -247,8 +212,9 @@ func TestEveryPollerOwnsRetryAfter(t *testing.T) {
 // each time would take hours, capped at 2ms they take well under a second.
 func TestEveryPollerWaitsItsIntervals(t *testing.T) {
 	t.Parallel()
-	for _, p := range pollers {
-		t.Run(p.name, func(t *testing.T) {
+	for _, m := range pollers() {
+		p := m.poller
+		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
 			rec := &recorder{}
 			c, _ := answering(t, rec.wrap(inOrder(respond(200, p.answer(p.running[0])), respond(200, p.answer(p.terminal[0])))))
@@ -280,8 +246,9 @@ func TestEveryPollerWaitsItsIntervals(t *testing.T) {
 // the error wraps that failure too.
 func TestEveryPollerEndsWithItsContext(t *testing.T) {
 	t.Parallel()
-	for _, p := range pollers {
-		t.Run(p.name+"/cancelled while waiting", func(t *testing.T) {
+	for _, m := range pollers() {
+		p := m.poller
+		t.Run(m.name+"/cancelled while waiting", func(t *testing.T) {
 			t.Parallel()
 			c, mt := answering(t, respond(200, p.answer(p.running[0])))
 			ctx, cancel := context.WithCancel(context.Background())
@@ -291,10 +258,10 @@ func TestEveryPollerEndsWithItsContext(t *testing.T) {
 			assert.Less(t, time.Since(start), time.Second)
 			assertNoResult(t, got)
 			require.ErrorIs(t, err, context.Canceled)
-			assert.Contains(t, err.Error(), p.id)
+			assert.Contains(t, err.Error(), m.id)
 			assert.Equal(t, 1, mt.GetTotalCallCount())
 		})
-		t.Run(p.name+"/deadline", func(t *testing.T) {
+		t.Run(m.name+"/deadline", func(t *testing.T) {
 			t.Parallel()
 			c, mt := answering(t, respond(200, p.answer(p.running[0])))
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -305,7 +272,7 @@ func TestEveryPollerEndsWithItsContext(t *testing.T) {
 			require.ErrorIs(t, err, context.DeadlineExceeded)
 			assert.GreaterOrEqual(t, mt.GetTotalCallCount(), 1)
 		})
-		t.Run(p.name+"/after a failure, while waiting", func(t *testing.T) {
+		t.Run(m.name+"/after a failure, while waiting", func(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -322,7 +289,7 @@ func TestEveryPollerEndsWithItsContext(t *testing.T) {
 			require.ErrorIs(t, err, mintlify.ErrServer, "the last failure is kept")
 			assert.Contains(t, err.Error(), "maintenance")
 		})
-		t.Run(p.name+"/after a failure, while reading", func(t *testing.T) {
+		t.Run(m.name+"/after a failure, while reading", func(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()

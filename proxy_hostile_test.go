@@ -33,9 +33,9 @@ func chatServer(t *testing.T, p *mintlify.AssistantProxy) string {
 	return srv.Listener.Addr().String()
 }
 
-// A body that stops arriving held the handler (and the connection) for
-// ever on such a server: slowloris on the body. So did one after a
-// refusal, while the server drained the rest before answering.
+// A body that stops arriving must not hold the handler (and the
+// connection) for ever on such a server (slowloris on the body), nor one
+// after a refusal, while the server drains the rest before answering.
 func TestProxyEndsABodyThatStalls(t *testing.T) {
 	t.Parallel()
 	a, got := assistantServer(t, streaming(wholeAnswer))
@@ -95,9 +95,9 @@ func TestProxyEndsABodyThatStalls(t *testing.T) {
 	assert.Equal(t, wholeAnswer, string(body))
 }
 
-// A browser that stops reading held the handler and upstream's answer for
-// as long as its connection lived; each frame now has a deadline, while a
-// pause of upstream's between frames, however long, is no stall.
+// A browser that stops reading must not hold the handler and upstream's
+// answer for as long as its connection lives: each frame has a deadline,
+// while a pause of upstream's between frames, however long, is no stall.
 func TestProxyLetsGoOfABrowserThatStopsReading(t *testing.T) {
 	t.Parallel()
 	const frameTimeout = 200 * time.Millisecond

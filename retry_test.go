@@ -36,7 +36,7 @@ func retried(status int) bool { return slices.Contains([]int{429, 500, 502, 503,
 // reads is how many reads a call makes when each one fails the same way
 // (transient says a later read may not): a poller tries five.
 func reads(m method, transient bool) int {
-	if m.poll && transient {
+	if m.poller != nil && transient {
 		return 5
 	}
 	return 1

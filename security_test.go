@@ -7,7 +7,6 @@ package mintlify_test
 // of every method, in hostile_test.go.
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -21,18 +20,18 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
-// TestJobIDsStayOnTheJobRoute sends hostile job IDs through every method
-// that takes one. Each must arrive as one path segment of the job route (the
-// journal shows the route and the decoded path), be not found, and leave
-// every real job untouched, including one whose ID the hostile one embeds.
-func TestJobIDsStayOnTheJobRoute(t *testing.T) {
+// TestIDsStayOnTheirRoute sends hostile IDs through every admin method
+// that takes any ID. Each must arrive as one path segment of the method's
+// route (the journal shows the route and the decoded path), be not found,
+// and leave every real job untouched, including one whose ID the hostile
+// one embeds.
+func TestIDsStayOnTheirRoute(t *testing.T) {
 	t.Parallel()
 	srv := mockserver.Start(t, mockserver.WithoutRateLimits())
 	c := mockClient(t, srv)
 	ctx := relContext(t, 20*time.Second)
 	real, err := c.CreateJob(ctx, "A job hostile IDs must not reach")
 	require.NoError(t, err)
-	jobs := "/v2/agent/" + srv.ProjectID() + "/job/"
 
 	ids := []string{
 		"a/b", "../x", "x/..", "./x", "%2F", "a%2Fb", "%2e%2e", "a b", "a+b", "ü", "日本語",
@@ -41,31 +40,30 @@ func TestJobIDsStayOnTheJobRoute(t *testing.T) {
 		real.ID + "/message", "../" + real.ID, real.ID + "/", real.ID + "?x=1", real.ID + "#frag",
 		real.ID + ";x", real.ID + "%00", "a\x00b", "a\nb", "a\tb", `a\b`, "\u202ereversed",
 	}
-	type method struct {
-		name, route, suffix string
-		call                func(ctx context.Context, id string) (*mintlify.Job, error)
-	}
-	methods := []method{
-		{"GetJob", mockserver.RouteGetJob, "", c.GetJob},
-		{"PollJob", mockserver.RouteGetJob, "", func(ctx context.Context, id string) (*mintlify.Job, error) {
-			return c.PollJob(ctx, id, mintlify.WithPollInterval(time.Millisecond))
-		}},
-		{"SendMessage", mockserver.RouteFollowUp, "/message", func(ctx context.Context, id string) (*mintlify.Job, error) {
-			return c.SendMessage(ctx, id, "A follow-up that must not land anywhere")
-		}},
-	}
+	n := 0
 	for _, m := range methods {
+		if !m.takesAnyID() || m.apiPrefix != "" {
+			continue
+		}
+		n++
+		// The route an unknown ID of no odd character reaches.
+		srv.ClearJournal()
+		_, err := m.arg(ctx, c, "unknown_0123")
+		require.ErrorIs(t, err, mintlify.ErrNotFound, m.name)
+		require.Len(t, srv.Journal(), 1, m.name)
+		route := srv.Journal()[0].Route
 		for _, id := range ids {
 			srv.ClearJournal()
-			job, err := m.call(ctx, id)
-			assert.Nil(t, job, "%s(%q)", m.name, id)
+			got, err := m.arg(ctx, c, id)
+			assertNoResult(t, got)
 			assert.ErrorIs(t, err, mintlify.ErrNotFound, "%s(%q)", m.name, id)
 			journal := srv.Journal()
 			if assert.Len(t, journal, 1, "%s(%q): one request, not retried", m.name, id) {
 				// The mock refuses to route a decoded path with "." or ".."
 				// segments (route ""): either way, no other route.
-				assert.Contains(t, []string{m.route, ""}, journal[0].Route, "%s(%q)", m.name, id)
-				assert.Equal(t, jobs+id+m.suffix, journal[0].Path, "%s(%q): the ID is one path segment", m.name, id)
+				assert.Contains(t, []string{route, ""}, journal[0].Route, "%s(%q)", m.name, id)
+				path := routeID.ReplaceAllLiteralString(strings.ReplaceAll(m.route, "{projectId}", srv.ProjectID()), id)
+				assert.Equal(t, path, journal[0].Path, "%s(%q): the ID is one path segment", m.name, id)
 				assert.Equal(t, http.StatusNotFound, journal[0].Status, "%s(%q)", m.name, id)
 			}
 		}
@@ -73,11 +71,12 @@ func TestJobIDsStayOnTheJobRoute(t *testing.T) {
 		// path: refused before sending.
 		for _, id := range []string{".", "..", ""} {
 			srv.ClearJournal()
-			_, err := m.call(ctx, id)
+			_, err := m.arg(ctx, c, id)
 			assert.ErrorIs(t, err, mintlify.ErrInvalidInput, "%s(%q)", m.name, id)
 			assert.Empty(t, srv.Journal(), "%s(%q) sent nothing", m.name, id)
 		}
 	}
+	assert.GreaterOrEqual(t, n, 3, "the job methods at least")
 
 	stored := srv.Jobs()
 	require.Len(t, stored, 1, "no job was created")
@@ -113,11 +112,11 @@ func TestAnotherProjectsJobIsNotFound(t *testing.T) {
 	assert.Empty(t, stored.FollowUps)
 }
 
-// TestAuthMatrix calls every SDK method with keys that must not work: an
-// unknown key (401), a real key of another project (403), and the right key
-// on a project that does not exist or is not its own (403). Each call gets
-// the typed error after one request, and no data; nothing changes on the
-// server.
+// TestAuthMatrix calls every admin method of a project with keys that
+// must not work: an unknown key (401), a real key of another project (403),
+// and the right key on a project that does not exist or is not its own
+// (403). Each call gets the typed error after one request, and no data;
+// nothing changes on the server.
 func TestAuthMatrix(t *testing.T) {
 	t.Parallel()
 	const otherProject, otherKey = "proj_other_team", "mint_other_team_key_9f8e7d6c5b4a"
@@ -125,7 +124,7 @@ func TestAuthMatrix(t *testing.T) {
 		mockserver.WithProject(otherProject, otherKey))
 	ctx := relContext(t, 20*time.Second)
 	owner := mockClient(t, srv)
-	job, err := owner.CreateJob(ctx, "The project's only job")
+	_, err := owner.CreateJob(ctx, "The project's only job")
 	require.NoError(t, err)
 
 	cases := []struct {
@@ -139,66 +138,24 @@ func TestAuthMatrix(t *testing.T) {
 		{"own key, another project", srv.APIKey(), otherProject, mintlify.ErrForbidden, 403},
 		{"own key, no such project", srv.APIKey(), "proj_does_not_exist", mintlify.ErrForbidden, 403},
 	}
-	type answer struct {
-		data any
-		err  error
-	}
-	calls := []struct {
-		name string
-		do   func(c *mintlify.Client) answer
-	}{
-		{"CreateJob", func(c *mintlify.Client) answer { j, err := c.CreateJob(ctx, "Sneak a job in"); return answer{j, err} }},
-		{"GetJob", func(c *mintlify.Client) answer { j, err := c.GetJob(ctx, job.ID); return answer{j, err} }},
-		{"SendMessage", func(c *mintlify.Client) answer {
-			j, err := c.SendMessage(ctx, job.ID, "Sneak a follow-up in")
-			return answer{j, err}
-		}},
-		{"PollJob", func(c *mintlify.Client) answer {
-			j, err := c.PollJob(ctx, job.ID, mintlify.WithPollInterval(time.Millisecond))
-			return answer{j, err}
-		}},
-		{"GetVisitors", func(c *mintlify.Client) answer {
-			p, err := c.GetVisitors(ctx, relVisitorsParams)
-			return answer{p, err}
-		}},
-		{"Visitors", func(c *mintlify.Client) answer {
-			var rows []mintlify.PathVisitors
-			for row, err := range c.Visitors(ctx, mintlify.VisitorsParams{}) {
-				if err != nil {
-					return answer{rows, err}
-				}
-				rows = append(rows, row)
-			}
-			return answer{rows, nil}
-		}},
-		{"VisitorPages", func(c *mintlify.Client) answer {
-			var pages []*mintlify.VisitorsPage
-			for page, err := range c.VisitorPages(ctx, mintlify.VisitorsParams{}) {
-				if err != nil {
-					return answer{pages, err}
-				}
-				pages = append(pages, page)
-			}
-			return answer{pages, nil}
-		}},
-	}
 	for _, tc := range cases {
 		c := mockClient(t, srv, mintlify.WithAPIKey(tc.key), mintlify.WithProjectID(tc.project))
-		for _, call := range calls {
-			srv.ClearJournal()
-			got := call.do(c)
-			what := tc.name + "/" + call.name
-			assert.ErrorIs(t, got.err, tc.want, what)
-			var apiErr *mintlify.APIError
-			if assert.ErrorAs(t, got.err, &apiErr, what) {
-				assert.Equal(t, tc.status, apiErr.StatusCode, what)
+		for _, m := range methods {
+			if m.apiPrefix != "" || !strings.Contains(m.route, "{projectId}") {
+				continue
 			}
-			assert.Empty(t, got.data, "%s: no data", what)
-			if apiErr != nil {
+			srv.ClearJournal()
+			got, err := m.call(ctx, c)
+			what := tc.name + "/" + m.name
+			assert.ErrorIs(t, err, tc.want, what)
+			var apiErr *mintlify.APIError
+			if assert.ErrorAs(t, err, &apiErr, what) {
+				assert.Equal(t, tc.status, apiErr.StatusCode, what)
 				assert.NotEmpty(t, apiErr.Message, what, "the refusal says why")
 			}
-			if got.err != nil {
-				assert.NotContains(t, got.err.Error(), tc.key, what)
+			assert.True(t, noResult(got), "%s: no data: %#v", what, got)
+			if err != nil {
+				assert.NotContains(t, err.Error(), tc.key, what)
 			}
 			journal := srv.Journal()
 			if assert.Len(t, journal, 1, "%s: one request, not retried", what) {

@@ -6,6 +6,7 @@ package mintlify_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -87,49 +88,43 @@ func TestEveryMethodRefusesCarelessCallers(t *testing.T) {
 }
 
 // TestIDsStayOnePathSegment: an ID is escaped into one path segment of its
-// route, whatever it holds; a query or fragment never appears.
+// route, whatever it holds; a query or fragment never appears. A method
+// that refuses only empty and dot IDs sends every other one; one whose IDs
+// have a form (a thread's ULID, an automation's) sends it so or refuses it
+// before sending.
 func TestIDsStayOnePathSegment(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct{ id, escaped string }{
-		{"../x", "..%2Fx"}, {"a/b", "a%2Fb"}, {"a<b", "a%3Cb"}, {"ü", "%C3%BC"}, {"%2F", "%252F"},
-		{"a?b", "a%3Fb"}, {"a#b", "a%23b"}, {"a;b", "a%3Bb"}, {"...", "..."},
-	} {
-		t.Run(tt.id, func(t *testing.T) {
-			t.Parallel()
-			rec := &recorder{}
-			c, _ := answering(t, rec.wrap(func(r *http.Request) (*http.Response, error) {
-				switch {
-				case strings.HasPrefix(r.URL.Path, "/v1/project/"):
-					return respond(200, `{"_id":"`+tt.id+`","status":"success"}`)(r)
-				case strings.HasPrefix(r.URL.Path, "/v1/static-export/"):
-					return respond(200, `{"jobId":"`+tt.id+`","status":"completed","bundleUrl":"https://s.test/b","sizeBytes":1}`)(r)
+	for _, m := range methods {
+		if !m.takesID() {
+			continue
+		}
+		for _, tt := range []struct{ id, escaped string }{
+			{"../x", "..%2Fx"}, {"a/b", "a%2Fb"}, {"a<b", "a%3Cb"}, {"ü", "%C3%BC"}, {"%2F", "%252F"},
+			{"a?b", "a%3Fb"}, {"a#b", "a%23b"}, {"a;b", "a%3Bb"}, {"...", "..."},
+		} {
+			t.Run(m.name+"/"+tt.id, func(t *testing.T) {
+				t.Parallel()
+				good := m.good
+				if m.idKey != "" {
+					quoted, _ := json.Marshal(tt.id)
+					good = withKey(t, good, m.idKey, string(quoted))
 				}
-				return respond(200, `{"id":"`+tt.id+`","status":"completed"}`)(r)
-			}))
-			ctx := context.Background()
-			_, err := c.GetJob(ctx, tt.id)
-			require.NoError(t, err)
-			_, err = c.SendMessage(ctx, tt.id, "more")
-			require.NoError(t, err)
-			_, err = c.PollJob(ctx, tt.id, quickPoll...)
-			require.NoError(t, err)
-			_, err = c.GetDeployment(ctx, tt.id)
-			require.NoError(t, err)
-			_, err = c.GetStaticExport(ctx, tt.id)
-			require.NoError(t, err)
-			_, err = c.BundleStaticExport(ctx, tt.id)
-			require.NoError(t, err)
-			want := []string{"/v2/agent/proj_42/job/" + tt.escaped, "/v2/agent/proj_42/job/" + tt.escaped + "/message",
-				"/v2/agent/proj_42/job/" + tt.escaped, "/v1/project/update-status/" + tt.escaped,
-				"/v1/static-export/jobs/" + tt.escaped, "/v1/static-export/jobs/" + tt.escaped + "/bundle"}
-			var got []string
-			for _, r := range rec.requests() {
-				got = append(got, r.URL.EscapedPath())
-				assert.Empty(t, r.URL.RawQuery)
-				assert.Empty(t, r.URL.Fragment)
-			}
-			assert.Equal(t, want, got)
-		})
+				rec := &recorder{}
+				c, _ := answering(t, rec.wrap(respond(m.status, good)))
+				_, err := m.arg(context.Background(), c, tt.id)
+				if !m.takesAnyID() && errors.Is(err, mintlify.ErrInvalidInput) {
+					assert.Empty(t, rec.requests(), "refused, and nothing sent")
+					return
+				}
+				require.NoError(t, err)
+				reqs := rec.requests()
+				require.Len(t, reqs, 1)
+				want := routeID.ReplaceAllLiteralString(strings.ReplaceAll(m.route, "{projectId}", testProject), tt.escaped)
+				assert.Equal(t, want, reqs[0].URL.EscapedPath())
+				assert.Empty(t, reqs[0].URL.RawQuery)
+				assert.Empty(t, reqs[0].URL.Fragment)
+			})
+		}
 	}
 	// Automation IDs the dashboard shows are one segment too: odd but
 	// legal characters are escaped, not refused.
@@ -356,8 +351,7 @@ func TestNewClientRejectsBadConfig(t *testing.T) {
 // TestPlainHTTPOnlyToLoopback: the key travels in clear text over http,
 // so every constructor refuses an http base URL to a host other than
 // loopback (127.0.0.0/8, ::1, localhost) before anything is sent, from an
-// option or the environment, unless WithInsecureHTTP allows it (DESIGN
-// §6.2, issue 18). Before, all three took http://api.example.test.
+// option or the environment, unless WithInsecureHTTP allows it.
 func TestPlainHTTPOnlyToLoopback(t *testing.T) {
 	clearEnv(t)
 	var sent []string

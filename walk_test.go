@@ -28,17 +28,6 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
-// walks are the iterators of the table.
-func walks() []method {
-	var out []method
-	for _, m := range methods {
-		if m.walk != nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // walked is what one walk yielded.
 type walked struct {
 	items, rows int // values yielded without error, and the rows they hold
@@ -308,11 +297,9 @@ func TestEveryWalkDropsRepeats(t *testing.T) {
 
 // TestConversationWalksKeyTurnsByTimeAndText: every turn of a thread shares
 // its ID. Two turns are one row when they share the ID, the instant
-// (whatever offset it is written with) and the query (DESIGN §6.3: two
-// turns of one thread at the same instant are two rows); turns of
-// unreadable times are told apart by their text. Before the fix the key
-// held the query only for unreadable times, and the walk dropped the
-// second turn asked at 10:00.
+// (whatever offset it is written with) and the query (two turns of one
+// thread at the same instant are two rows); turns of unreadable times are
+// told apart by their text.
 func TestConversationWalksKeyTurnsByTimeAndText(t *testing.T) {
 	t.Parallel()
 	turn := func(at, query string) string {

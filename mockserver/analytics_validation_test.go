@@ -161,17 +161,18 @@ func TestSeedIsCoherentAndDeterministic(t *testing.T) {
 	assert.Greater(t, counts.Turns, 2*counts.Threads, "threads have several turns")
 
 	january := "&dateFrom=2025-01-01&dateTo=2025-02-01"
-	for _, r := range []struct{ route, schema string }{
-		{"visitors", "visitors"}, {"views", "views"}, {"searches", "searches"}, {"feedback", "feedback"},
-		{"feedback/by-page", "feedback-by-page"}, {"assistant", "assistant"}, {"assistant/caller-stats", "caller-stats"},
-	} {
-		_, bodyA := ca.get(r.route, r.schema, "limit=100"+january)
-		_, bodyB := cb.get(r.route, r.schema, "limit=100"+january)
-		if r.route == "searches" || r.route == "feedback" { // cursors are sealed per server
-			bodyA, bodyB = dropCursor(t, bodyA), dropCursor(t, bodyB)
-		}
-		assert.Equal(t, string(bodyA), string(bodyB), "%s is deterministic", r.route)
-		assert.True(t, hasRows(t, bodyA), "%s has rows in January 2025", r.route)
+	// Every analytics list (a thread is one of their rows).
+	const under = "/v1/analytics/{projectId}/"
+	visitors := routeNamed(t, mockserver.RouteVisitors)
+	for _, rt := range routes(t, func(rt mockserver.RouteRow) bool {
+		return rt.Limit == visitors.Limit && !strings.Contains(strings.TrimPrefix(rt.Path, under), "{")
+	}) {
+		route := strings.TrimPrefix(rt.Path, under)
+		_, bodyA := ca.get(route, rt.Schema, "limit=100"+january)
+		_, bodyB := cb.get(route, rt.Schema, "limit=100"+january)
+		bodyA, bodyB = dropCursor(t, bodyA), dropCursor(t, bodyB) // cursors are sealed per server
+		assert.Equal(t, string(bodyA), string(bodyB), "%s is deterministic", route)
+		assert.True(t, hasRows(t, bodyA), "%s has rows in January 2025", route)
 	}
 
 	// Coherent: feedback and clicked searches are on pages that have views;
@@ -243,28 +244,32 @@ func dropCursor(t *testing.T, body []byte) []byte {
 	return b
 }
 
-// The new routes have names for fault rules and the journal.
-func TestAnalyticsRoutesAreNamedInFaultsAndJournal(t *testing.T) {
+// Every route has its name in fault rules and the journal: a rule naming
+// it fires there, once, with the error body of its API; the journal names
+// the route of both requests, and the next answer matches the route's
+// schema.
+func TestEveryRouteIsNamedInFaultsAndJournal(t *testing.T) {
 	t.Parallel()
-	routes := map[string][2]string{ // path, schema of its answer
-		mockserver.RouteViews: {"views", "views"}, mockserver.RouteSearches: {"searches", "searches"},
-		mockserver.RouteFeedback: {"feedback", "feedback"}, mockserver.RouteFeedbackByPage: {"feedback/by-page", "feedback-by-page"},
-		mockserver.RouteConversations: {"assistant", "assistant"}, mockserver.RouteCallerStats: {"assistant/caller-stats", "caller-stats"},
-		mockserver.RouteThread: {"assistant/threads/01ARZ3NDEKTSV4RRFFQ69G5FAV", "error"}, // unknown: 404
-	}
-	for name, route := range routes {
-		path, schema := route[0], route[1]
-		rule, err := mockserver.ParseFault("route=" + name + ",status=503,times=1")
-		require.NoError(t, err, name)
-		s := mockserver.Start(t, mockserver.WithFaults(rule), mockserver.WithoutRateLimits())
-		c := newRouteClient(t, s)
-		status, _ := c.get(path, "error", "")
-		assert.Equal(t, http.StatusServiceUnavailable, status, name)
-		status, _ = c.get(path, schema, "")
-		assert.NotEqual(t, http.StatusServiceUnavailable, status, "%s: the rule fired once", name)
-		journal := s.Journal()
-		require.Len(t, journal, 2)
-		assert.Equal(t, name, journal[0].Route)
-		assert.Equal(t, name, journal[1].Route)
+	for _, rt := range routes(t, nil) {
+		t.Run(rt.Name, func(t *testing.T) {
+			t.Parallel()
+			rule, err := mockserver.ParseFault("route=" + rt.Name + ",status=503,times=1")
+			require.NoError(t, err)
+			h := setup(t, mockserver.WithFaults(rule), mockserver.WithoutRateLimits())
+			req := mockserver.Sample(t, h.s, rt.Name)
+			h.s.ClearJournal()
+			r := h.sendSample(rt, req)
+			assert.Equal(t, http.StatusServiceUnavailable, r.Status)
+			validate(t, errorSchema(rt.API), r.Body)
+			r = h.sendSample(rt, req)
+			assert.Equal(t, req.Status, r.Status, "the rule fired once: %s", r.Body)
+			if rt.Schema != "" {
+				validate(t, rt.Schema, r.Body)
+			}
+			journal := h.s.Journal()
+			require.Len(t, journal, 2)
+			assert.Equal(t, rt.Name, journal[0].Route)
+			assert.Equal(t, rt.Name, journal[1].Route)
+		})
 	}
 }

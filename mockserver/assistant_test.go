@@ -366,7 +366,7 @@ func TestSearchAndPageContentAnswersMatchTheSchema(t *testing.T) {
 	assert.Equal(t, "*", unknown.Header.Get("Access-Control-Allow-Origin"))
 }
 
-// Validation as DESIGN §7.1 and §7.6 have it: each a 400 {"message"}
+// Validation of the assistant's requests: each refusal a 400 {"message"}
 // naming the problem, and nothing spent.
 func TestAssistantValidation(t *testing.T) {
 	t.Parallel()
@@ -426,12 +426,7 @@ func TestAssistantKeys(t *testing.T) {
 		mockserver.WithKey("mint_dsc_other", mockserver.KeySpec{Domain: "other.example.com"}),
 		mockserver.WithKey("mint_dsc_expiring", mockserver.KeySpec{ExpiresAt: epoch.Add(time.Hour)}),
 		mockserver.WithKey("mint_dsc_faraway", mockserver.KeySpec{AllowIPs: []string{"10.0.0.0/8"}}))
-	routes := map[string]string{
-		h.domainPath("/v2/assistant") + "/message": ask("rate limits"),
-		h.domainPath("/v1/assistant") + "/message": ask("rate limits"),
-		h.domainPath("/v1/search"):                 `{"query":"rate limits"}`,
-		h.domainPath("/v1/page"):                   `{"path":"quickstart"}`,
-	}
+	assistant := routes(t, func(rt mockserver.RouteRow) bool { return rt.API == "assistant" })
 	clock.Advance(2 * time.Hour)
 	cases := []struct {
 		auth   string
@@ -448,10 +443,11 @@ func TestAssistantKeys(t *testing.T) {
 		{"Bearer mint_dsc_other", http.StatusForbidden},
 		{"Bearer mint_dsc_faraway", http.StatusForbidden},
 	}
-	for path, body := range routes {
+	for _, rt := range assistant {
+		req := mockserver.Sample(t, h.s, rt.Name)
 		for _, c := range cases {
-			r := h.asst(path, body, "Authorization", c.auth)
-			require.Equal(t, c.status, r.Status, "%s with %q: %s", path, c.auth, r.Body)
+			r := h.do(req.Method, req.Path, req.Body, "Authorization", c.auth)
+			require.Equal(t, c.status, r.Status, "%s with %q: %s", req.Path, c.auth, r.Body)
 			assert.Equal(t, "*", r.Header.Get("Access-Control-Allow-Origin"))
 			if c.status >= 400 {
 				validate(t, "discovery-error", r.Body)
@@ -546,29 +542,26 @@ func TestTurnsShowInTheAnalyticsExportAndCostCredits(t *testing.T) {
 // {"message"} body; WithoutRateLimits turns them all off.
 func TestAssistantRateLimits(t *testing.T) {
 	t.Parallel()
+	v2, v1 := mockserver.RouteAssistantMessage, mockserver.RouteAssistantMessageV1
+	search, page := mockserver.RouteDocsSearch, mockserver.RoutePageContent
 	cases := []struct {
-		opt   mockserver.Option
-		paths []string // the last is refused
+		opt    mockserver.Option
+		routes []string // the last is refused
 	}{
-		{mockserver.WithAssistantRateLimit(2, time.Hour), []string{"/v2/assistant", "/v1/assistant", "/v2/assistant"}},
-		{mockserver.WithAssistantIPRateLimit(1, mockserver.DailyWindow), []string{"/v1/assistant", "/v2/assistant"}},
-		{mockserver.WithDocsRateLimit(1, time.Hour), []string{"/v1/search", "/v1/page", "/v1/search"}},
-		{mockserver.WithDocsRateLimit(1, time.Hour), []string{"/v1/page", "/v1/search", "/v1/page"}},
+		{mockserver.WithAssistantRateLimit(2, time.Hour), []string{v2, v1, v2}},
+		{mockserver.WithAssistantIPRateLimit(1, mockserver.DailyWindow), []string{v1, v2}},
+		{mockserver.WithDocsRateLimit(1, time.Hour), []string{search, page, search}},
+		{mockserver.WithDocsRateLimit(1, time.Hour), []string{page, search, page}},
 	}
-	body := map[string]string{"/v2/assistant": ask("keys"), "/v1/assistant": ask("keys"), "/v1/search": `{"query":"keys"}`, "/v1/page": `{"path":"quickstart"}`}
 	for _, c := range cases {
 		h := setup(t, c.opt)
-		for i, p := range c.paths {
-			path := h.domainPath(p)
-			if strings.HasSuffix(p, "assistant") {
-				path += "/message"
-			}
-			r := h.asst(path, body[p])
-			if i < len(c.paths)-1 {
-				require.Equal(t, http.StatusOK, r.Status, "%s: %s", p, r.Body)
+		for i, name := range c.routes {
+			r := h.sendSample(routeNamed(t, name), mockserver.Sample(t, h.s, name))
+			if i < len(c.routes)-1 {
+				require.Equal(t, http.StatusOK, r.Status, "%s: %s", name, r.Body)
 				continue
 			}
-			require.Equal(t, http.StatusTooManyRequests, r.Status, "%v: %s", c.paths, r.Body)
+			require.Equal(t, http.StatusTooManyRequests, r.Status, "%v: %s", c.routes, r.Body)
 			validate(t, "discovery-error", r.Body)
 			assert.Regexp(t, `^[1-9][0-9]*$`, r.Header.Get("Retry-After"))
 		}
@@ -810,8 +803,12 @@ func TestAssistantAndIndexAtOnceWithResets(t *testing.T) {
 		}
 		return resp.Header, b
 	}
-	asst, index := h.s.AssistantKey(), h.s.IndexKey()
-	d := h.s.Domain()
+	table := routes(t, func(rt mockserver.RouteRow) bool { return rt.API != "admin" })
+	samples := make([]mockserver.SampleRequest, len(table))
+	for i, rt := range table {
+		samples[i] = mockserver.Sample(t, h.s, rt.Name)
+	}
+	asst, d := h.s.AssistantKey(), h.s.Domain()
 	workers := []func(i int){
 		func(i int) {
 			hd, _ := do(asst, "/discovery/v2/assistant/"+d+"/message", ask(fmt.Sprintf("rate limits %d", i)))
@@ -820,19 +817,15 @@ func TestAssistantAndIndexAtOnceWithResets(t *testing.T) {
 			}
 			do(asst, "/discovery/v1/assistant/"+d+"/message", ask("previews"))
 		},
-		func(int) {
-			do(asst, "/discovery/v1/search/"+d, `{"query":"deployment keys"}`)
-			do(asst, "/discovery/v1/page/"+d, `{"path":"quickstart"}`)
+		func(int) { // every assistant and Index route of the table
+			for i, rt := range table {
+				do(keyOf(h.s, rt.API), samples[i].Path, samples[i].Body)
+			}
 		},
 		func(i int) {
 			do(h.s.APIKey(), "/_mock/pages", fmt.Sprintf(`{"pages":[{"path":"p%d","title":"P","content":"rate limits %d"}]}`, i, i))
 			do(h.s.APIKey(), "/_mock/credits", "")
 			do(h.s.APIKey(), "/v1/analytics/"+h.s.ProjectID()+"/assistant", "")
-		},
-		func(int) {
-			do(index, "/api/universal-search/v1/search", `{"query":"caching","numResults":5,"text":true}`)
-			do(index, "/api/universal-search/v1/context", `{"query":"caching","format":"json","tokenBudget":200}`)
-			do(index, "/api/universal-search/v1/contents", `{"ids":["acme:/quickstart"],"urls":["https://x.io"]}`)
 		},
 		func(i int) {
 			if i%2 == 1 {

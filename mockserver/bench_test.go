@@ -7,7 +7,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -191,4 +193,54 @@ func createJobOver(b *testing.B, s *mockserver.Server) string {
 	}
 	resp.Body.Close()
 	return s.Jobs()[0].ID
+}
+
+// BenchmarkStorageDownload streams a padded 256 MiB bundle from the storage
+// host over loopback. The bytes are computed from their offset, so the
+// server's heap must not grow with the bundle: heap-MiB reports the growth
+// seen after the download.
+//
+//	go test -run '^$' -bench StorageDownload -benchtime 5x ./mockserver
+func BenchmarkStorageDownload(b *testing.B) {
+	const size = 256 << 20
+	h := setup(b, mockserver.WithJobDuration(0), mockserver.WithBundleSize(size))
+	link := h.bundle(h.startExport(`{"domain":"docs.example.com"}`).JobID).BundleURL
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		resp, err := http.Get(link)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || n != size {
+			b.Fatalf("read %d bytes, %v", n, err)
+		}
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse))/(1<<20), "heap-MiB")
+}
+
+// rssMB is this process's resident set size as top shows it (VmRSS), after
+// handing freed memory back to the system; 0 where /proc is missing.
+func rssMB() float64 {
+	debug.FreeOSMemory()
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return float64(kb) / 1024
+		}
+	}
+	return 0
 }

@@ -85,7 +85,6 @@ func TestMockConformsToVendorDocuments(t *testing.T) {
 		WithPreviewRateLimit(1, time.Hour), WithAssistantRateLimit(1, time.Hour), WithDocsRateLimit(1, time.Hour),
 		WithIndexRateLimit(1, time.Hour))
 	defer limited.Close()
-	x.clock = clock
 
 	keys := x.restrictedKeys(srv)
 	for _, rt := range apiRoutes {
@@ -93,6 +92,9 @@ func TestMockConformsToVendorDocuments(t *testing.T) {
 		if !ok {
 			t.Errorf("route %s has no sample in conformanceSamples: add one, with a request it accepts and the ones it refuses", rt.pattern)
 			continue
+		}
+		if smp.schema == "" && !rt.streams {
+			t.Errorf("route %s: its sample names no schema of its answer", rt.pattern)
 		}
 		x.route = rt
 		valid := smp.valid(x, srv)
@@ -139,9 +141,12 @@ func TestMockConformsToVendorDocuments(t *testing.T) {
 // sample drives one route: valid builds a request the route accepts on a
 // server (after any setup it needs), more sends the route's other
 // answers: refusals, unknown resources, each state of what it shows.
+// schema names the project's JSON Schema of its success
+// (testdata/schema), "" for a stream.
 type sample struct {
-	valid func(x *conformer, s *Server) probe
-	more  func(x *conformer, s *Server)
+	schema string
+	valid  func(x *conformer, s *Server) probe
+	more   func(x *conformer, s *Server)
 }
 
 // probe is one request and the status the mock must answer it with.
@@ -174,10 +179,9 @@ func sameRoute(a, b string) bool {
 // conformer sends probes to servers in process and validates each
 // exchange.
 type conformer struct {
-	t         *testing.T
-	docs      *openapicheck.Documents
+	t         testing.TB
+	docs      *openapicheck.Documents // nil: no exchange is validated
 	allow     *openapicheck.Allowlist
-	clock     *FakeClock
 	route     *route // the route being sampled, nil outside the table
 	lenient   bool   // any status passes
 	mu        sync.Mutex
@@ -191,7 +195,7 @@ type answer struct {
 	body   []byte
 }
 
-func (a answer) decode(t *testing.T, v any) {
+func (a answer) decode(t testing.TB, v any) {
 	t.Helper()
 	require.NoError(t, json.Unmarshal(a.body, v), "body: %.500s", a.body)
 }
@@ -235,6 +239,9 @@ func (x *conformer) send(s *Server, p probe) answer {
 	require.NoError(x.t, err)
 	a := answer{status: resp.StatusCode, header: resp.Header, body: got}
 
+	if x.docs == nil {
+		return a
+	}
 	check := req.Clone(context.Background())
 	for _, d := range x.docs.Check(context.Background(), openapicheck.Exchange{
 		Request: check, RequestBody: []byte(p.body), Status: a.status, Header: a.header, Body: a.body,
@@ -375,6 +382,9 @@ func (x *conformer) outsideTheTable(s *Server) {
 
 // The requests of the samples.
 
+// advance moves s's time forward by d, as the control API's clock does.
+func (x *conformer) advance(s *Server, d time.Duration) { s.offset.Add(int64(d)) }
+
 func (x *conformer) project(s *Server, suffix string) string {
 	return "/v2/agent/" + s.ProjectID() + "/job" + suffix
 }
@@ -461,8 +471,12 @@ func (x *conformer) automation(s *Server, trigger AutomationTrigger, active bool
 	return a.ID
 }
 
-// threadID is a conversation's thread in s's analytics.
+// threadID is a conversation's thread in s's analytics, one added an
+// hour ago if it has none.
 func (x *conformer) threadID(s *Server) string {
+	if counts, err := s.EventCounts(s.ProjectID()); err == nil && counts.Threads == 0 {
+		require.NoError(x.t, s.AddThreads(s.ProjectID(), Thread{Turns: []Turn{{Time: s.Now().Add(-time.Hour), Query: "How do I authenticate?"}}}))
+	}
 	var page struct {
 		Conversations []struct {
 			ID string `json:"id"`
@@ -510,10 +524,11 @@ func post(path, body string, want int) probe {
 	return probe{method: http.MethodPost, path: path, body: body, want: want}
 }
 
-// conformanceSamples has a sample for every route of the table, keyed by
-// its pattern.
+// conformanceSamples has a sample for every route of the table, keyed by its
+// pattern: the one table of the routes' requests that every test of the
+// package takes its routes from (RouteTable, export_test.go).
 var conformanceSamples = map[string]sample{
-	"POST /v2/agent/{projectId}/job": {
+	"POST /v2/agent/{projectId}/job": {schema: "job",
 		valid: func(x *conformer, s *Server) probe {
 			return post(x.project(s, ""), `{"prompt":"Document the retry option","PROMPT":"","extra":1}`, http.StatusCreated)
 		},
@@ -523,7 +538,7 @@ var conformanceSamples = map[string]sample{
 			}
 		},
 	},
-	"GET /v2/agent/{projectId}/job/{id}": {
+	"GET /v2/agent/{projectId}/job/{id}": {schema: "job",
 		valid: func(x *conformer, s *Server) probe { return get(x.project(s, "/"+x.createJob(s, ""))) },
 		more: func(x *conformer, s *Server) {
 			ids := map[Outcome]string{}
@@ -541,7 +556,7 @@ var conformanceSamples = map[string]sample{
 			x.expect(s, probe{method: http.MethodGet, path: x.project(s, "/job_unknown"), want: http.StatusNotFound})
 		},
 	},
-	"POST /v2/agent/{projectId}/job/{id}/message": {
+	"POST /v2/agent/{projectId}/job/{id}/message": {schema: "job",
 		valid: func(x *conformer, s *Server) probe {
 			return post(x.project(s, "/"+x.createJob(s, "")+"/message"), `{"prompt":"Also the timeout"}`, http.StatusOK)
 		},
@@ -553,7 +568,7 @@ var conformanceSamples = map[string]sample{
 			x.expect(s, post(x.project(s, "/"+id+"/message"), `{"prompt":"x"}`, http.StatusBadRequest))
 		},
 	},
-	"GET /v1/analytics/{projectId}/visitors": {
+	"GET /v1/analytics/{projectId}/visitors": {schema: "visitors",
 		valid: func(x *conformer, s *Server) probe { return get(x.analytics(s, "visitors")) },
 		more: func(x *conformer, s *Server) {
 			x.expect(s, get(x.analytics(s, "visitors?limit=2&offset=3&dateFrom=2026-01-01&dateTo=2026-12-31")))
@@ -563,14 +578,14 @@ var conformanceSamples = map[string]sample{
 			}
 		},
 	},
-	"GET /v1/analytics/{projectId}/views": {
+	"GET /v1/analytics/{projectId}/views": {schema: "views",
 		valid: func(x *conformer, s *Server) probe { return get(x.analytics(s, "views?limit=250")) },
 		more: func(x *conformer, s *Server) {
 			x.expect(s, get(x.analytics(s, "views?limit=1&offset=1000000")))
 			x.expect(s, probe{method: http.MethodGet, path: x.analytics(s, "views?limit=x"), want: http.StatusBadRequest})
 		},
 	},
-	"GET /v1/analytics/{projectId}/searches": {
+	"GET /v1/analytics/{projectId}/searches": {schema: "searches",
 		valid: func(x *conformer, s *Server) probe { return get(x.analytics(s, "searches")) },
 		more: func(x *conformer, s *Server) {
 			x.walk(s, x.analytics(s, "searches?limit=2"))
@@ -579,7 +594,7 @@ var conformanceSamples = map[string]sample{
 			}
 		},
 	},
-	"GET /v1/analytics/{projectId}/feedback": {
+	"GET /v1/analytics/{projectId}/feedback": {schema: "feedback",
 		valid: func(x *conformer, s *Server) probe { return get(x.analytics(s, "feedback?limit=100")) },
 		more: func(x *conformer, s *Server) {
 			x.walk(s, x.analytics(s, "feedback?limit=3"))
@@ -591,40 +606,40 @@ var conformanceSamples = map[string]sample{
 			}
 		},
 	},
-	"GET /v1/analytics/{projectId}/feedback/by-page": {
+	"GET /v1/analytics/{projectId}/feedback/by-page": {schema: "feedback-by-page",
 		valid: func(x *conformer, s *Server) probe { return get(x.analytics(s, "feedback/by-page")) },
 		more: func(x *conformer, s *Server) {
 			x.expect(s, get(x.analytics(s, "feedback/by-page?limit=100&source=contextual&status=resolved")))
 			x.expect(s, probe{method: http.MethodGet, path: x.analytics(s, "feedback/by-page?limit=0"), want: http.StatusBadRequest})
 		},
 	},
-	"GET /v1/analytics/{projectId}/assistant": {
+	"GET /v1/analytics/{projectId}/assistant": {schema: "assistant",
 		valid: func(x *conformer, s *Server) probe { return get(x.analytics(s, "assistant?limit=1000")) },
 		more: func(x *conformer, s *Server) {
 			x.walk(s, x.analytics(s, "assistant?limit=2"))
 			x.expect(s, probe{method: http.MethodGet, path: x.analytics(s, "assistant?limit=1001"), want: http.StatusBadRequest})
 		},
 	},
-	"GET /v1/analytics/{projectId}/assistant/threads/{threadId}": {
+	"GET /v1/analytics/{projectId}/assistant/threads/{threadId}": {schema: "thread",
 		valid: func(x *conformer, s *Server) probe { return get(x.analytics(s, "assistant/threads/"+x.threadID(s))) },
 		more: func(x *conformer, s *Server) {
 			x.expect(s, probe{method: http.MethodGet, path: x.analytics(s, "assistant/threads/01HZY6J0V7Q4N2M8K3D5F9G1B0"), want: http.StatusNotFound})
 			x.expect(s, probe{method: http.MethodGet, path: x.analytics(s, "assistant/threads/not-a-ulid"), want: http.StatusBadRequest})
 		},
 	},
-	"GET /v1/analytics/{projectId}/assistant/caller-stats": {
+	"GET /v1/analytics/{projectId}/assistant/caller-stats": {schema: "caller-stats",
 		valid: func(x *conformer, s *Server) probe { return get(x.analytics(s, "assistant/caller-stats")) },
 		more: func(x *conformer, s *Server) {
 			x.expect(s, get(x.analytics(s, "assistant/caller-stats?dateFrom=2026-01-01")))
 			x.expect(s, probe{method: http.MethodGet, path: x.analytics(s, "assistant/caller-stats?dateTo=someday"), want: http.StatusBadRequest})
 		},
 	},
-	"POST /v1/project/update/{projectId}": {
+	"POST /v1/project/update/{projectId}": {schema: "deployment-trigger",
 		valid: func(x *conformer, s *Server) probe {
 			return post("/v1/project/update/"+s.ProjectID(), "", http.StatusAccepted)
 		},
 	},
-	"GET /v1/project/update-status/{statusId}": {
+	"GET /v1/project/update-status/{statusId}": {schema: "deployment",
 		valid: func(x *conformer, s *Server) probe { return get("/v1/project/update-status/" + x.statusID(s, "")) },
 		more: func(x *conformer, s *Server) {
 			ok, failing := x.statusID(s, ""), x.statusID(s, OutcomeFailed)
@@ -637,12 +652,12 @@ var conformanceSamples = map[string]sample{
 				for _, id := range []string{ok, failing, pv.StatusID} {
 					x.expect(s, get("/v1/project/update-status/"+id))
 				}
-				x.clock.Advance(40 * time.Second)
+				x.advance(s, 40*time.Second)
 			}
 			x.expect(s, probe{method: http.MethodGet, path: "/v1/project/update-status/0123456789abcdef01234567", want: http.StatusNotFound})
 		},
 	},
-	"POST /v1/project/preview/{projectId}": {
+	"POST /v1/project/preview/{projectId}": {schema: "preview",
 		valid: func(x *conformer, s *Server) probe {
 			return post("/v1/project/preview/"+s.ProjectID(), `{"branch":"feature/new-nav"}`, http.StatusAccepted)
 		},
@@ -655,7 +670,7 @@ var conformanceSamples = map[string]sample{
 			x.expect(off, post("/v1/project/preview/"+off.ProjectID(), `{"branch":"main"}`, http.StatusForbidden))
 		},
 	},
-	"POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger": {
+	"POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger": {schema: "automation-run",
 		valid: func(x *conformer, s *Server) probe {
 			return post("/v1/workflow/"+s.ProjectID()+"/"+x.automation(s, TriggerCustomSchedule, true)+"/trigger", "", http.StatusAccepted)
 		},
@@ -667,9 +682,9 @@ var conformanceSamples = map[string]sample{
 			x.expect(s, post(path("0123456789abcdef01234567"), "", http.StatusNotFound))
 		},
 	},
-	"POST /v2/workflow/{projectId}/{workflowSchemaId}/webhook": {
+	"POST /v2/workflow/{projectId}/{workflowSchemaId}/webhook": {schema: "automation-webhook",
 		valid: func(x *conformer, s *Server) probe {
-			return probe{method: http.MethodPost, path: "/v2/workflow/" + s.ProjectID() + "/" + x.automation(s, TriggerWebhook, true) + "/webhook"}
+			return post("/v2/workflow/"+s.ProjectID()+"/"+x.automation(s, TriggerWebhook, true)+"/webhook", "", http.StatusAccepted)
 		},
 		more: func(x *conformer, s *Server) {
 			path := func(id string) string { return "/v2/workflow/" + s.ProjectID() + "/" + id + "/webhook" }
@@ -677,7 +692,7 @@ var conformanceSamples = map[string]sample{
 			x.expect(s, probe{method: http.MethodPost, path: path("0123456789abcdef01234567"), want: http.StatusNotFound})
 		},
 	},
-	"POST /v1/static-export/jobs": {
+	"POST /v1/static-export/jobs": {schema: "static-export-job",
 		valid: func(x *conformer, s *Server) probe {
 			return post("/v1/static-export/jobs", `{"domain":"docs.example.com","version":"v2","paths":["quickstart","guides/auth"]}`, http.StatusAccepted)
 		},
@@ -690,22 +705,22 @@ var conformanceSamples = map[string]sample{
 			x.expect(off, post("/v1/static-export/jobs", `{"domain":"docs.example.com"}`, http.StatusForbidden))
 		},
 	},
-	"GET /v1/static-export/jobs/{jobId}": {
+	"GET /v1/static-export/jobs/{jobId}": {schema: "static-export-job",
 		valid: func(x *conformer, s *Server) probe { return get("/v1/static-export/jobs/" + x.exportID(s, "")) },
 		more: func(x *conformer, s *Server) {
 			ok, failing := x.exportID(s, ""), x.exportID(s, OutcomeFailed)
 			for range 3 {
 				x.expect(s, get("/v1/static-export/jobs/"+ok))
 				x.expect(s, get("/v1/static-export/jobs/"+failing))
-				x.clock.Advance(40 * time.Second)
+				x.advance(s, 40*time.Second)
 			}
 			x.expect(s, probe{method: http.MethodGet, path: "/v1/static-export/jobs/se_unknown", want: http.StatusNotFound})
 		},
 	},
-	"POST /v1/static-export/jobs/{jobId}/bundle": {
+	"POST /v1/static-export/jobs/{jobId}/bundle": {schema: "static-export-bundle",
 		valid: func(x *conformer, s *Server) probe {
 			id := x.exportID(s, "")
-			x.clock.Advance(2 * time.Minute)
+			x.advance(s, 2*time.Minute)
 			return post("/v1/static-export/jobs/"+id+"/bundle", "", http.StatusOK)
 		},
 		more: func(x *conformer, s *Server) {
@@ -713,7 +728,7 @@ var conformanceSamples = map[string]sample{
 			x.expect(s, post("/v1/static-export/jobs/se_unknown/bundle", "", http.StatusNotFound))
 		},
 	},
-	"POST /discovery/v2/assistant/{domain}/message": {
+	"POST /discovery/v2/assistant/{domain}/message": { // a stream
 		valid: func(x *conformer, s *Server) probe {
 			return post("/discovery/v2/assistant/"+s.Domain()+"/message", question, http.StatusOK)
 		},
@@ -735,7 +750,7 @@ var conformanceSamples = map[string]sample{
 			}
 		},
 	},
-	"POST /discovery/v1/assistant/{domain}/message": {
+	"POST /discovery/v1/assistant/{domain}/message": { // a stream
 		valid: func(x *conformer, s *Server) probe {
 			return post("/discovery/v1/assistant/"+s.Domain()+"/message", questionV1, http.StatusOK)
 		},
@@ -745,7 +760,7 @@ var conformanceSamples = map[string]sample{
 			x.expect(s, post(path, `{"fp":"a"}`, http.StatusBadRequest))
 		},
 	},
-	"POST /discovery/v1/search/{domain}": {
+	"POST /discovery/v1/search/{domain}": {schema: "docs-search",
 		valid: func(x *conformer, s *Server) probe {
 			return post("/discovery/v1/search/"+s.Domain(), `{"query":"authentication"}`, http.StatusOK)
 		},
@@ -758,7 +773,7 @@ var conformanceSamples = map[string]sample{
 			}
 		},
 	},
-	"POST /discovery/v1/page/{domain}": {
+	"POST /discovery/v1/page/{domain}": {schema: "page-content",
 		valid: func(x *conformer, s *Server) probe {
 			return post("/discovery/v1/page/"+s.Domain(), `{"path":"quickstart"}`, http.StatusOK)
 		},
@@ -769,7 +784,7 @@ var conformanceSamples = map[string]sample{
 			x.expect(s, post(path, `{}`, http.StatusBadRequest))
 		},
 	},
-	"POST /api/universal-search/v1/context": {
+	"POST /api/universal-search/v1/context": {schema: "index-context",
 		valid: func(x *conformer, s *Server) probe {
 			return post("/api/universal-search/v1/context", `{"query":"How do I cache pages?","format":"txt"}`, http.StatusOK)
 		},
@@ -782,7 +797,7 @@ var conformanceSamples = map[string]sample{
 			}
 		},
 	},
-	"POST /api/universal-search/v1/search": {
+	"POST /api/universal-search/v1/search": {schema: "index-search",
 		valid: func(x *conformer, s *Server) probe {
 			return post("/api/universal-search/v1/search", `{"query":"caching","numResults":5}`, http.StatusOK)
 		},
@@ -795,7 +810,7 @@ var conformanceSamples = map[string]sample{
 			}
 		},
 	},
-	"POST /api/universal-search/v1/contents": {
+	"POST /api/universal-search/v1/contents": {schema: "index-contents",
 		valid: func(x *conformer, s *Server) probe {
 			var found struct {
 				Results []struct {

@@ -3,6 +3,7 @@ package mockserver_test
 import (
 	"bytes"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,9 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsagent/mintlify-go/mockserver"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/docsagent/mintlify-go/internal/syncbuf"
+	"github.com/docsagent/mintlify-go/mockserver"
 )
 
 func TestControlIndexListsRoutes(t *testing.T) {
@@ -139,10 +142,8 @@ func TestControlJournalAndReset(t *testing.T) {
 }
 
 // A 16 MiB control body of empty objects is refused at a bounded peak heap
-// (DESIGN §6.3: 64 MiB per 16 MiB body); one POST /_mock/feedback of them
-// peaked at 3.9 GB and /_mock/threads at 5.1 GB, as every item was decoded
-// (and copied) before any was counted. Each route's arrays are counted
-// before they are decoded, and nothing is stored.
+// (at most 64 MiB per 16 MiB body): each route's arrays are counted before
+// they are decoded, and nothing is stored.
 func TestControlBodiesOfEmptyObjectsCostBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 16 MiB bodies")
@@ -346,4 +347,67 @@ func TestControlOriginsAndHostsCanBeAllowed(t *testing.T) {
 	for _, bad := range []string{"null", "localhost:5173", "http://x.example/path", "ftp://x.example", "http://"} {
 		assert.Panics(t, func() { mockserver.New(mockserver.WithControlOrigins(bad)).Close() }, bad)
 	}
+}
+
+func TestJournalRecordsRequestsWithoutTheKey(t *testing.T) {
+	t.Parallel()
+	clock := mockserver.NewFakeClock(epoch)
+	h := setup(t, mockserver.WithClock(clock))
+	j := h.createJob("x")
+	clock.Advance(5)
+	h.do("GET", h.jobsPath("/"+j.ID), "")
+	h.do("GET", h.visitorsPath("limit=5"), "", "Authorization", "Basic secret")
+	h.do("GET", "/nowhere", "")
+	h.do("GET", "/_mock/jobs", "") // control requests are not journaled
+
+	entries := h.s.Journal()
+	require.Len(t, entries, 4)
+	assert.Equal(t, mockserver.JournalEntry{
+		Time: epoch, Method: "POST", Path: h.jobsPath(""), Route: mockserver.RouteCreateJob,
+		Status: http.StatusCreated, Processed: true, EndpointStatus: http.StatusCreated, RequestID: entries[0].RequestID,
+		Auth: "Bearer mint_***", Duration: entries[0].Duration,
+	}, entries[0])
+	assert.Equal(t, mockserver.RouteGetJob, entries[1].Route)
+	assert.Equal(t, epoch.Add(5), entries[1].Time)
+	assert.Equal(t, "limit=5", entries[2].Query)
+	assert.Equal(t, http.StatusUnauthorized, entries[2].Status)
+	assert.Equal(t, "Basic ***", entries[2].Auth)
+	assert.Equal(t, "", entries[3].Route)
+	assert.Equal(t, http.StatusNotFound, entries[3].Status)
+
+	for _, e := range entries {
+		assert.NotContains(t, e.Auth, h.s.APIKey()[len("mint_"):])
+		assert.NotContains(t, e.Auth, "secret")
+	}
+
+	h.s.ClearJournal()
+	assert.Empty(t, h.s.Journal())
+}
+
+func TestJournalIsBounded(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithJournalSize(3))
+	for _, p := range []string{"/1", "/2", "/3", "/4", "/5"} {
+		h.do("GET", p, "")
+	}
+	var paths []string
+	for _, e := range h.s.Journal() {
+		paths = append(paths, e.Path)
+	}
+	assert.Equal(t, []string{"/3", "/4", "/5"}, paths, "oldest dropped first")
+}
+
+func TestLoggerWritesOneLinePerRequestWithKeyRedacted(t *testing.T) {
+	t.Parallel()
+	var buf syncbuf.Buffer
+	h := setup(t, mockserver.WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	h.createJob("x")
+	h.do("GET", h.visitorsPath("limit=2"), "")
+	lines := bytes.Split(bytes.TrimSpace([]byte(buf.String())), []byte("\n"))
+	require.Len(t, lines, 2)
+	assert.Contains(t, string(lines[0]), "method=POST")
+	assert.Contains(t, string(lines[0]), "status=201")
+	assert.Contains(t, string(lines[1]), `query="limit=2"`)
+	assert.Contains(t, string(lines[1]), `auth="Bearer mint_***"`)
+	assert.NotContains(t, buf.String(), h.s.APIKey())
 }

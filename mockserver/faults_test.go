@@ -434,48 +434,46 @@ func TestSlowBodyStopsWhenTheClientGivesUp(t *testing.T) {
 }
 
 // TestDepartingClientCutsLatencyShort: net/http notices a client that hung
-// up only once the handler has read the request body, so a POST under an
-// injected delay used to sit out the delay and then be processed for nobody.
-// Every route, body or not, must drop the request when the client leaves.
+// up only once the handler has read the request body, so the pipeline reads
+// it first: every route, body or not, drops a request under an injected
+// delay as soon as its client leaves, and processes nothing.
 func TestDepartingClientCutsLatencyShort(t *testing.T) {
 	t.Parallel()
-	s := mockserver.Start(t)
-	created := call(t, s.Client(), s, "POST", createPath(s), `{"prompt":"first"}`)
-	require.Equal(t, http.StatusCreated, created.resp.StatusCode)
-	id := s.Jobs()[0].ID
-
-	routes := []struct{ name, method, path, body string }{
-		{mockserver.RouteCreateJob, "POST", createPath(s), `{"prompt":"late"}`},
-		{mockserver.RouteFollowUp, "POST", createPath(s) + "/" + id + "/message", `{"prompt":"late"}`},
-		{mockserver.RouteGetJob, "GET", createPath(s) + "/" + id, ""},
-	}
-	for _, rt := range routes {
-		for name, hc := range transports(t, s) {
-			t.Run(rt.name+"/"+name, func(t *testing.T) {
+	for _, rt := range routes(t, nil) {
+		t.Run(rt.Name, func(t *testing.T) {
+			t.Parallel()
+			s := mockserver.Start(t, mockserver.WithoutRateLimits())
+			sample := mockserver.Sample(t, s, rt.Name)
+			prompts := func() (n int) { // jobs and their follow-ups
+				for _, j := range s.Jobs() {
+					n += 1 + len(j.FollowUps)
+				}
+				return n
+			}
+			for name, hc := range transports(t, s) {
 				s.ClearJournal()
+				before := prompts()
 				ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-				defer cancel()
-				req, err := http.NewRequestWithContext(ctx, rt.method, s.URL()+rt.path, strings.NewReader(rt.body))
+				req, err := http.NewRequestWithContext(ctx, sample.Method, s.URL()+sample.Path, strings.NewReader(sample.Body))
 				require.NoError(t, err)
-				req.Header.Set("Authorization", "Bearer "+s.APIKey())
+				req.Header.Set("Authorization", "Bearer "+keyOf(s, rt.API))
 				req.Header.Set(mockserver.FaultHeader, "latency=1h")
 				_, err = hc.Do(req)
-				require.ErrorIs(t, err, context.DeadlineExceeded)
+				cancel()
+				require.ErrorIs(t, err, context.DeadlineExceeded, name)
 
 				// The server drops the request as soon as it notices, not
 				// after the hour (the test's Close would end it before).
 				require.Eventually(t, func() bool { return len(s.Journal()) == 1 }, 5*time.Second, 5*time.Millisecond,
-					"the delay was not cut short")
+					"%s: the delay was not cut short", name)
 				e := s.Journal()[0]
-				assert.Equal(t, rt.name, e.Route)
-				assert.Equal(t, string(mockserver.FaultLatency), e.Fault)
-				assert.False(t, e.Processed, "a request whose client left is not processed")
-				assert.Zero(t, e.Status)
-				jobs := s.Jobs()
-				require.Len(t, jobs, 1, "no job created")
-				assert.Empty(t, jobs[0].FollowUps, "no follow-up accepted")
-			})
-		}
+				assert.Equal(t, rt.Name, e.Route, name)
+				assert.Equal(t, string(mockserver.FaultLatency), e.Fault, name)
+				assert.False(t, e.Processed, "%s: a request whose client left is not processed", name)
+				assert.Zero(t, e.Status, name)
+				assert.Equal(t, before, prompts(), "%s: no job created, no follow-up accepted", name)
+			}
+		})
 	}
 }
 

@@ -93,7 +93,7 @@ func FuzzJobBody(f *testing.F) {
 			switch rec.Code {
 			case http.StatusCreated:
 				// The prompt is the member named exactly "prompt": a
-				// variant such as "PROMPT" is ignored (DESIGN §6.1), which
+				// variant such as "PROMPT" is ignored, which
 				// encoding/json's struct decoding would not do.
 				var in map[string]json.RawMessage
 				var prompt string
@@ -159,25 +159,19 @@ func FuzzAnalyticsQuery(f *testing.F) {
 	}
 	s := mockserver.New(mockserver.WithSeed(2000), mockserver.WithoutRateLimits())
 	f.Cleanup(s.Close)
-	routes := []struct{ path, schema string }{
-		{"visitors", "visitors"}, {"views", "views"}, {"searches", "searches"}, {"feedback", "feedback"},
-		{"feedback/by-page", "feedback-by-page"}, {"assistant", "assistant"}, {"assistant/caller-stats", "caller-stats"},
-		{"assistant/threads/", "thread"},
-	}
+	visitors := routeNamed(f, mockserver.RouteVisitors)
+	analytics := routes(f, func(rt mockserver.RouteRow) bool { return rt.Limit == visitors.Limit })
 	f.Fuzz(func(t *testing.T, query, threadID string) {
-		for _, rt := range routes {
-			path := "/v1/analytics/" + s.ProjectID() + "/" + rt.path
-			if strings.HasSuffix(rt.path, "/") {
-				path += url.PathEscape(threadID)
-			}
-			req := httptest.NewRequest("GET", path, nil)
+		for _, rt := range analytics {
+			path := strings.NewReplacer("{projectId}", s.ProjectID(), "{threadId}", url.PathEscape(threadID)).Replace(rt.Path)
+			req := httptest.NewRequest(rt.Method, path, nil)
 			req.URL.RawQuery = query
 			req.Header.Set("Authorization", "Bearer "+s.APIKey())
 			rec := httptest.NewRecorder()
 			s.Handler().ServeHTTP(rec, req)
 			switch rec.Code {
 			case http.StatusOK:
-				validate(t, rt.schema, rec.Body.Bytes())
+				validate(t, rt.Schema, rec.Body.Bytes())
 			case http.StatusBadRequest, http.StatusNotFound:
 				checkError(t, rec)
 			default:

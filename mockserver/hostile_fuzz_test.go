@@ -12,7 +12,7 @@ import (
 )
 
 // exactStringField is an oracle written apart from the mock, from the
-// rule of DESIGN §6.1 (a body is read as the vendor's schema reads it):
+// rule that a body is read as the vendor's schema reads it:
 // body is one JSON object whose key name appears exactly once, spelt
 // exactly (other keys, case variants of name included, do not count), and
 // its value, read as JSON parsers read it (invalid UTF-8 as U+FFFD), is a

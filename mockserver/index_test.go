@@ -201,9 +201,9 @@ func TestIndexLimits(t *testing.T) {
 		}
 		require.Equal(t, http.StatusOK, h.idx("/v1/search", body, "Authorization", "Bearer "+key).Status, "request %d", i+1)
 	}
-	for _, path := range []string{"/v1/search", "/v1/context", "/v1/contents"} {
-		r := h.idx(path, `{}`)
-		require.Equal(t, http.StatusTooManyRequests, r.Status, "%s: %s", path, r.Body)
+	for _, rt := range routes(t, func(rt mockserver.RouteRow) bool { return rt.API == "index" }) {
+		r := h.do(rt.Method, rt.Path, `{}`, "Authorization", "Bearer "+h.s.IndexKey())
+		require.Equal(t, http.StatusTooManyRequests, r.Status, "%s: %s", rt.Path, r.Body)
 		validate(t, "index-error", r.Body)
 		assert.Equal(t, `{"error":"Rate limit exceeded. Please try again later"}`, string(r.Body))
 		assert.Equal(t, "1", r.Header.Get("Retry-After"))

@@ -5,9 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsagent/mintlify-go/mockserver"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/docsagent/mintlify-go/mockserver"
 )
 
 func (h *harness) newKey(body string) string {
@@ -22,38 +23,30 @@ func (h *harness) newKey(body string) string {
 	return out.Key
 }
 
-// everyPost is one request per POST route of the API.
-func everyPost(h *harness) map[string][2]string {
-	p := h.s.ProjectID()
-	return map[string][2]string{
-		mockserver.RouteCreateJob:          {"/v2/agent/" + p + "/job", `{"prompt":"x"}`},
-		mockserver.RouteFollowUp:           {"/v2/agent/" + p + "/job/job_x/message", `{"prompt":"x"}`},
-		mockserver.RouteTriggerDeployment:  {"/v1/project/update/" + p, ""},
-		mockserver.RouteTriggerPreview:     {"/v1/project/preview/" + p, `{"branch":"main"}`},
-		mockserver.RouteTriggerAutomation:  {"/v1/workflow/" + p + "/0123456789abcdef01234567/trigger", ""},
-		mockserver.RouteAutomationWebhook:  {"/v2/workflow/" + p + "/0123456789abcdef01234567/webhook", ""},
-		mockserver.RouteStartStaticExport:  {"/v1/static-export/jobs", `{"domain":"docs.example.com"}`},
-		mockserver.RouteStaticExportBundle: {"/v1/static-export/jobs/se_0000000000000000/bundle", ""},
-	}
-}
-
 func TestReadOnlyKeyIsRefusedEveryPost(t *testing.T) {
 	t.Parallel()
 	h := setup(t)
 	fromHTTP := h.newKey(`{"scopes":["read"]}`)
 	fromGo, err := h.s.NewKey(mockserver.KeySpec{Scopes: []mockserver.Scope{mockserver.ScopeRead}})
 	require.NoError(t, err)
+	posts := routes(t, func(rt mockserver.RouteRow) bool { return rt.API == "admin" && rt.Method == http.MethodPost })
+	samples := make([]mockserver.SampleRequest, len(posts))
+	for i, rt := range posts {
+		samples[i] = mockserver.Sample(t, h.s, rt.Name)
+	}
+	jobs, deployments := len(h.s.Jobs()), len(h.s.Deployments())
 	for _, key := range []string{fromHTTP, fromGo} {
 		auth := "Bearer " + key
-		for route, req := range everyPost(h) {
-			r := h.do("POST", req[0], req[1], "Authorization", auth)
-			assert.Equal(t, http.StatusForbidden, r.Status, "%s: %s", route, r.Body)
-			assert.Contains(t, r.apiError(t).Details[0].Message, "write scope", route)
+		for i, rt := range posts {
+			r := h.sendSample(rt, samples[i], "Authorization", auth)
+			assert.Equal(t, http.StatusForbidden, r.Status, "%s: %s", rt.Name, r.Body)
+			assert.Contains(t, r.apiError(t).Details[0].Message, "write scope", rt.Name)
 		}
 		assert.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "", "Authorization", auth).Status, "reads work")
 		assert.Equal(t, http.StatusNotFound, h.do("GET", "/v1/static-export/jobs/se_0000000000000000", "", "Authorization", auth).Status)
 	}
-	assert.Empty(t, h.s.Jobs(), "nothing was created")
+	assert.Len(t, h.s.Jobs(), jobs, "nothing was created")
+	assert.Len(t, h.s.Deployments(), deployments, "nothing was triggered")
 
 	writer := h.newKey(`{"scopes":["write"]}`)
 	assert.Equal(t, http.StatusAccepted, h.do("POST", "/v1/project/update/"+h.s.ProjectID(), "", "Authorization", "Bearer "+writer).Status)
@@ -140,4 +133,76 @@ func TestKeysSharingAProjectJoinOneOrganization(t *testing.T) {
 		r := h.do("POST", "/v1/project/update/"+c.project, "", "Authorization", "Bearer "+c.key)
 		assert.Equal(t, c.status, r.Status, "%s on %s", c.key, c.project)
 	}
+}
+
+// Every admin route, with keys it refuses: no key, a wrong scheme, an
+// unknown key, and (where the path names the project) a valid key of
+// another project. The refusal names why and never echoes the key.
+func TestAuthMatrix(t *testing.T) {
+	t.Parallel()
+	h := setup(t,
+		mockserver.WithoutRateLimits(),
+		mockserver.WithProject("other", "mint_other_key"),
+	)
+	key := h.s.APIKey()
+
+	cases := []struct {
+		name, auth string
+		status     int
+	}{
+		{"valid key", "Bearer " + key, 0},
+		{"scheme is case-insensitive", "bearer " + key, 0},
+		{"missing header", "", http.StatusUnauthorized},
+		{"wrong scheme", "Basic " + key, http.StatusUnauthorized},
+		{"token without scheme", key, http.StatusUnauthorized},
+		{"empty bearer", "Bearer ", http.StatusUnauthorized},
+		{"unknown key", "Bearer mint_not_a_real_key", http.StatusUnauthorized},
+		{"key without mint_ prefix", "Bearer " + key[len("mint_"):], http.StatusUnauthorized},
+		{"valid key of another project", "Bearer mint_other_key", http.StatusForbidden},
+	}
+	for _, rt := range routes(t, func(rt mockserver.RouteRow) bool { return rt.API == "admin" }) {
+		req := mockserver.Sample(t, h.s, rt.Name)
+		for _, tc := range cases {
+			if tc.status == http.StatusForbidden && !hasProject(rt) {
+				continue // the key's organization has no such resource
+			}
+			t.Run(rt.Name+"/"+tc.name, func(t *testing.T) {
+				r := h.do(req.Method, req.Path, req.Body, "Authorization", tc.auth)
+				want := tc.status
+				if want == 0 {
+					want = req.Status
+				}
+				require.Equal(t, want, r.Status, "body: %s", r.Body)
+				if want >= 400 {
+					e := r.apiError(t)
+					assert.NotEmpty(t, e.Details)
+					assert.NotContains(t, string(r.Body), key, "the key must not be echoed")
+				}
+			})
+		}
+	}
+}
+
+// A key that does not own a project gets the same answer whether the
+// project exists or not, so project IDs cannot be probed.
+func TestForbiddenDoesNotRevealWhetherProjectExists(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithoutRateLimits(), mockserver.WithProject("other", "mint_other_key"))
+	for _, rt := range routes(t, func(rt mockserver.RouteRow) bool { return rt.API == "admin" && hasProject(rt) }) {
+		req := mockserver.Sample(t, h.s, rt.Name)
+		existing := h.do(req.Method, inProject(h.s, req.Path, "other"), req.Body)
+		missing := h.do(req.Method, inProject(h.s, req.Path, "no-such-project"), req.Body)
+		assert.Equal(t, http.StatusForbidden, existing.Status, rt.Name)
+		assert.Equal(t, existing.Status, missing.Status, rt.Name)
+		assert.Equal(t, string(existing.Body), string(missing.Body), rt.Name)
+	}
+}
+
+func TestKeyWithSeveralProjects(t *testing.T) {
+	t.Parallel()
+	h := setup(t, mockserver.WithProject("second")) // owned by the primary key
+	r := h.do("GET", "/v1/analytics/second/visitors", "")
+	assert.Equal(t, http.StatusOK, r.Status)
+	r = h.do("POST", "/v2/agent/second/job", `{"prompt":"x"}`)
+	assert.Equal(t, http.StatusCreated, r.Status)
 }

@@ -198,3 +198,76 @@ func (h *harness) visitors(query string) page {
 	r.decode(h.t, &p)
 	return p
 }
+
+// The routes of the mock's route table and their sample requests
+// (RouteTable and Sample, export_test.go): the tests that cover every route,
+// or every route of a kind, take them from there.
+
+// routes are the table's routes that keep keeps, all of them for nil.
+func routes(t testing.TB, keep func(rt mockserver.RouteRow) bool) []mockserver.RouteRow {
+	t.Helper()
+	var out []mockserver.RouteRow
+	for _, rt := range mockserver.RouteTable(t) {
+		if keep == nil || keep(rt) {
+			out = append(out, rt)
+		}
+	}
+	require.NotEmpty(t, out)
+	return out
+}
+
+// routeNamed is the table's route named name.
+func routeNamed(t testing.TB, name string) mockserver.RouteRow {
+	t.Helper()
+	for _, rt := range mockserver.RouteTable(t) {
+		if rt.Name == name {
+			return rt
+		}
+	}
+	t.Fatalf("no route %q", name)
+	return mockserver.RouteRow{}
+}
+
+// keyOf is s's key of an API of the route table.
+func keyOf(s *mockserver.Server, api string) string {
+	switch api {
+	case "assistant":
+		return s.AssistantKey()
+	case "index":
+		return s.IndexKey()
+	}
+	return s.APIKey()
+}
+
+// errorSchema is the schema of an API's error body.
+func errorSchema(api string) string {
+	switch api {
+	case "assistant":
+		return "discovery-error"
+	case "index":
+		return "index-error"
+	}
+	return "error"
+}
+
+// hasProject reports a route whose path names the project.
+func hasProject(rt mockserver.RouteRow) bool { return strings.Contains(rt.Path, "{projectId}") }
+
+// inProject is path, a request of s's project, as a request of project.
+func inProject(s *mockserver.Server, path, project string) string {
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		if seg == s.ProjectID() {
+			segs[i] = project
+			return strings.Join(segs, "/")
+		}
+	}
+	return path
+}
+
+// sendSample sends a route's sample request with the key of the route's
+// API, then headers (as do takes them).
+func (h *harness) sendSample(rt mockserver.RouteRow, req mockserver.SampleRequest, headers ...string) *response {
+	h.t.Helper()
+	return h.do(req.Method, req.Path, req.Body, append([]string{"Authorization", "Bearer " + keyOf(h.s, rt.API)}, headers...)...)
+}

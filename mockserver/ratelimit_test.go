@@ -70,6 +70,14 @@ func TestAnalyticsQuotaIsPerOrganization(t *testing.T) {
 	h := setup(t, mockserver.WithClock(clock), mockserver.WithProjectID("docs"),
 		mockserver.WithProject("docs", "mint_second_key"),
 		mockserver.WithAnalyticsRateLimit(2, time.Minute))
+	analytics := routes(t, func(rt mockserver.RouteRow) bool {
+		return rt.Limit == routeNamed(t, mockserver.RouteVisitors).Limit && rt.Name != mockserver.RouteVisitors
+	})
+	samples := make([]mockserver.SampleRequest, len(analytics))
+	for i, rt := range analytics {
+		samples[i] = mockserver.Sample(t, h.s, rt.Name)
+	}
+	clock.Advance(2 * time.Minute) // the samples' setup is out of the window
 	for range 2 {
 		require.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "").Status)
 	}
@@ -79,8 +87,8 @@ func TestAnalyticsQuotaIsPerOrganization(t *testing.T) {
 	// Every key of the organization, and every analytics route, draws on
 	// the same quota.
 	assert.Equal(t, http.StatusTooManyRequests, h.do("GET", h.visitorsPath(""), "", "Authorization", "Bearer mint_second_key").Status)
-	for _, route := range []string{"views", "searches", "feedback", "feedback/by-page", "assistant", "assistant/caller-stats", "assistant/threads/01ARZ3NDEKTSV4RRFFQ69G5FAV"} {
-		assert.Equal(t, http.StatusTooManyRequests, h.do("GET", "/v1/analytics/docs/"+route, "").Status, route)
+	for i, rt := range analytics {
+		assert.Equal(t, http.StatusTooManyRequests, h.sendSample(rt, samples[i]).Status, rt.Name)
 	}
 	clock.Advance(time.Minute)
 	assert.Equal(t, http.StatusOK, h.do("GET", h.visitorsPath(""), "").Status)
@@ -118,30 +126,23 @@ func TestRateLimitsCanBeTurnedOff(t *testing.T) {
 	}
 }
 
-// Any limit starts and serves: a limit of 10^11 an hour (the issue's
-// -analytics-limit 100000000000/1h) died of out-of-memory on the first
-// request, each kind alike.
+// Any limit starts and serves: a limit of 10^11 an hour (mockserver
+// -analytics-limit 100000000000/1h) must neither exhaust memory nor refuse,
+// on every limited route, each kind alike.
 func TestAnyLimitStartsAndServes(t *testing.T) {
 	t.Parallel()
 	const huge = 100_000_000_000
-	s := mockserver.Start(t, mockserver.WithClock(mockserver.NewFakeClock(epoch)),
+	h := setup(t, mockserver.WithClock(mockserver.NewFakeClock(epoch)),
 		mockserver.WithAnalyticsRateLimit(huge, time.Hour), mockserver.WithJobRateLimit(huge, time.Hour),
-		mockserver.WithDeployRateLimit(huge, 10*time.Second), mockserver.WithPreviewRateLimit(huge, time.Minute))
-	mem := s.Client()
-	p := s.ProjectID()
-	for _, c := range []struct{ method, path, body string }{
-		{"GET", "/v1/analytics/" + p + "/visitors", ""},
-		{"POST", "/v2/agent/" + p + "/job", `{"prompt":"x"}`},
-		{"POST", "/v1/project/update/" + p, ""},
-		{"POST", "/v1/project/preview/" + p, `{"branch":"feature"}`},
-	} {
+		mockserver.WithDeployRateLimit(huge, 10*time.Second), mockserver.WithPreviewRateLimit(huge, time.Minute),
+		mockserver.WithAssistantRateLimit(huge, time.Hour), mockserver.WithAssistantIPRateLimit(huge, mockserver.DailyWindow),
+		mockserver.WithDocsRateLimit(huge, time.Hour), mockserver.WithIndexRateLimit(huge, time.Second),
+		mockserver.WithIndexDailyRateLimit(huge, mockserver.DailyWindow))
+	for _, rt := range routes(t, func(rt mockserver.RouteRow) bool { return rt.Limit != "" }) {
+		req := mockserver.Sample(t, h.s, rt.Name)
 		for range 3 {
-			req, _ := http.NewRequest(c.method, s.URL()+c.path, strings.NewReader(c.body))
-			req.Header.Set("Authorization", "Bearer "+s.APIKey())
-			resp, err := mem.Do(req)
-			require.NoError(t, err)
-			resp.Body.Close()
-			require.Less(t, resp.StatusCode, 300, "%s %s", c.method, c.path)
+			r := h.sendSample(rt, req)
+			require.Less(t, r.Status, 300, "%s %s: %s", req.Method, req.Path, r.Body)
 		}
 	}
 }

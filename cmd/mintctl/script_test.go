@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/spf13/cobra"
 
 	mintlify "github.com/docsagent/mintlify-go"
 	"github.com/docsagent/mintlify-go/mockserver"
@@ -63,7 +64,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GITHUB_OUTPUT", "")
 			// Under -race, every mintctl that exits 0 would sleep a second
 			// for late race reports (the default atexit_sleep_ms): with some
-			// 200 runs that was most of the package's time. Reports still
+			// 200 runs that would be most of the package's time. Reports still
 			// come from every goroutine that ran before the exit.
 			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			return nil
@@ -76,6 +77,7 @@ func TestScripts(t *testing.T) {
 			"resume":     cmdResume,
 			"noansi":     cmdNoANSI,
 			"jsonobj":    cmdJSONObj,
+			"helpall":    cmdHelpAll,
 			"fault": func(ts *testscript.TestScript, neg bool, args []string) {
 				for _, spec := range args {
 					rule, err := mockserver.ParseFault(spec)
@@ -326,6 +328,48 @@ func cmdNoANSI(ts *testscript.TestScript, neg bool, args []string) {
 		if i := bytes.IndexAny(data, "\x1b\r"); (i >= 0) != neg {
 			ts.Fatalf("%s: control character at byte %d", name, i)
 		}
+	}
+}
+
+// cmdHelpAll runs `mintctl COMMAND --help` for every command of mintctl's
+// cobra tree, present and future (cobra's own completion commands aside):
+// each exits 0 with its usage, each group names its commands, and each
+// leaf shows its examples; a command that hands its flags to another
+// program (mock) has examples in its cobra help at least.
+func cmdHelpAll(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: helpall")
+	}
+	n := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Name() == "completion" {
+			return
+		}
+		n++
+		path := c.CommandPath()
+		ts.Check(ts.Exec("mintctl", append(strings.Fields(path)[1:], "--help")...))
+		out := ts.ReadFile("stdout") + ts.ReadFile("stderr")
+		switch {
+		case !strings.Contains(out, "Usage"):
+			ts.Fatalf("%s --help shows no usage", path)
+		case c.DisableFlagParsing:
+			if c.Example == "" {
+				ts.Fatalf("%s has no examples", path)
+			}
+		case !c.HasSubCommands() && !strings.Contains(out, "Examples:"):
+			ts.Fatalf("%s --help shows no examples", path)
+		}
+		for _, sub := range c.Commands() {
+			if !strings.Contains(out, sub.Name()) {
+				ts.Fatalf("%s --help does not name %s", path, sub.Name())
+			}
+			walk(sub)
+		}
+	}
+	walk((&app{lookupEnv: func(string) (string, bool) { return "", false }}).rootCommand())
+	if n < 30 {
+		ts.Fatalf("only %d commands in the tree", n)
 	}
 }
 

@@ -104,10 +104,10 @@ func TestNonLoopbackAddrWarns(t *testing.T) {
 	}
 }
 
-// The bundle host binds to the host of -addr (issue 18): it listened on
-// 127.0.0.1 whatever -addr said, so with -addr 0.0.0.0:8080 a CI container
-// reached the API but not the links it handed out. 127.0.0.2 stands for
-// "another address than 127.0.0.1" without leaving loopback.
+// The bundle host binds to the host of -addr, so that with -addr
+// 0.0.0.0:8080 a CI container reaches the links the API hands out as it
+// reaches the API. 127.0.0.2 stands for "another address than 127.0.0.1"
+// without leaving loopback.
 func TestStorageHostListensWhereTheAPIDoes(t *testing.T) {
 	if ln, err := net.Listen("tcp", "127.0.0.2:0"); err != nil {
 		t.Skipf("127.0.0.2 is not configured here: %v", err)

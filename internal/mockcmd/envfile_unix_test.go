@@ -16,11 +16,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// -env-file naming a FIFO hung the program before its banner, and for
-// ever: the open waited for a reader that never came, and SIGINT and
-// SIGTERM, which the run's context had taken over, did not end it (kill
-// -9 did). A FIFO without a reader now fails at once; one whose reader
-// reads nothing is given up when the context ends.
+// -env-file naming a FIFO never hangs the program before its banner (an
+// open waits for a reader, and SIGINT and SIGTERM belong to the run's
+// context): a FIFO without a reader fails at once; one whose reader reads
+// nothing is given up when the context ends.
 func TestEnvFileThatIsAFIFODoesNotHang(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "github_env")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o600))

@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// -bundle-size 2^63-1 was taken, and the first range read of a bundle
-// panicked the storage host; an option mockserver.New refuses panicked
-// the program instead of ending it with an error.
+// -bundle-size past the bound (2^63-1 would panic the storage host's
+// first range read) is refused with an error, as is any option
+// mockserver.New refuses, never a panic.
 func TestRunRefusesBundleSizesPastTheBound(t *testing.T) {
 	for _, size := range []string{"9223372036854775807", "1099511627777", "-5"} {
 		var out, errOut bytes.Buffer
@@ -83,9 +83,9 @@ func TestStandaloneNeverEchoesAKeyPutInOddPlaces(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(stdout.String(), key), "the banner prints the key once")
 }
 
-// -seed -5 started a server with no data, as if no seed were given;
-// -seed 4000000000 died of out-of-memory with a stack dump, and -seed
-// 9223372036854775807 ended with "makeslice: len out of range".
+// -seed outside 0 to the bound is refused with an error: -5 would be no
+// seed at all, 4000000000 would exhaust memory, 9223372036854775807 a
+// slice's length.
 func TestRunRefusesSeedsPastTheBound(t *testing.T) {
 	for _, seed := range []string{"-5", "100000001", "4000000000", "9223372036854775807"} {
 		var out, errOut bytes.Buffer
@@ -107,9 +107,8 @@ func TestRunRefusesAKeyThatIsNotOneToken(t *testing.T) {
 	}
 }
 
-// -analytics-limit 100000000000/1h died of out-of-memory on the first
-// request: a window held a slot per permitted request. Any limit starts
-// and serves.
+// Any limit starts and serves: -analytics-limit 100000000000/1h costs no
+// more memory than a small one.
 func TestRunServesUnderAHugeRateLimit(t *testing.T) {
 	s := startRun(t, "control:", "-addr", "127.0.0.1:0", "-quiet", "-api-key", "mint_huge_limit", "-project", "docs",
 		"-analytics-limit", "100000000000/1h", "-job-limit", "100000000000/1h",

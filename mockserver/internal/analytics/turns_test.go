@@ -69,8 +69,8 @@ func TestAddTurnGrowsAThread(t *testing.T) {
 	}
 }
 
-// A turn is identified by its thread, its time and its query (DESIGN
-// §6.3): two questions asked in one thread at the same millisecond are two
+// A turn is identified by its thread, its time and its query: two
+// questions asked in one thread at the same millisecond are two
 // rows of the conversations route and four messages of the transcript; the
 // same question twice at one instant could not be told apart, and is
 // refused.

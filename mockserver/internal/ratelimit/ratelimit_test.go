@@ -59,9 +59,8 @@ func TestRetryAfterRoundsUp(t *testing.T) {
 	}
 }
 
-// A limit's size costs nothing: `-analytics-limit 100000000000/1h` died of
-// out-of-memory on the first request, when a window was a ring with a slot
-// per permitted request. A bucket's memory is the same for any n, and an
+// A limit's size costs nothing (`-analytics-limit 100000000000/1h` must
+// start and serve): a bucket's memory is the same for any n, and an
 // admitted request allocates nothing.
 func TestMemoryDoesNotGrowWithTheLimit(t *testing.T) {
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -39,8 +39,8 @@ func TestPadRefusesSizesPastTheBound(t *testing.T) {
 }
 
 // The store forgets its oldest jobs past MaxJobs, or past MaxBytes of
-// pages, versions and the bundles built: without a bound, a client
-// looping on the start route (which has no rate limit) grew it for ever.
+// pages, versions and the bundles built, so that a client looping on the
+// start route (which has no rate limit) cannot grow it for ever.
 func TestStoreKeepsABoundedNumberOfJobsAndBytes(t *testing.T) {
 	st := NewStore()
 	pages := make([]string, MaxPaths)
