@@ -184,7 +184,11 @@ func (d *doctor) judgeStream(chk *checkReport, h http.Header, st streamRead) {
 	if st.moreTypes > 0 {
 		types = fmt.Sprintf("%d frames; %d more chunk types than these", st.frames, st.moreTypes)
 	}
-	chk.note(types, d.text(strings.Join(st.types, ", ")))
+	shown := make([]string, len(st.types))
+	for i, t := range st.types {
+		shown[i] = d.text(t)
+	}
+	chk.note(types, strings.Join(shown, ", "))
 	if st.badFrames > 0 {
 		chk.differ("framing", "", fmt.Sprintf("%d frames are not a JSON chunk with a type", st.badFrames), "")
 	}

@@ -5,10 +5,14 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	mintlify "github.com/docsagent/mintlify-go"
 )
 
 // streamReport judges body, a streamed answer with header h, and returns
@@ -73,5 +77,40 @@ func TestDoctorReadsTheThreadAsTheSDKDoes(t *testing.T) {
 	}
 	if !found || strings.Contains(md, "finish.threadId and") {
 		t.Errorf("a finish chunk with ThreadId reported as carrying the thread:\n%s", md)
+	}
+}
+
+// TestDoctorReportOfHugeServerTextIsSmall: a service that answers every
+// request with a member whose name is 900 KiB (of bytes that are not
+// UTF-8, each shown as three) gets a report, and a step summary, that a
+// reader and the runner take (a step summary holds 1 MiB at most): each
+// text of the server's is quoted cut short.
+func TestDoctorReportOfHugeServerTextIsSmall(t *testing.T) {
+	t.Parallel()
+	name := strings.Repeat("\xff", 900<<10)
+	base := garbageServer(t, http.StatusOK, `{"`+name+`":1,"`+strings.Repeat("\x7f", 1000)+`":2}`)
+	env := map[string]string{
+		mintlify.EnvAPIKey: "mint_hugehugehuge0123456789", mintlify.EnvProjectID: "proj_1", mintlify.EnvBaseURL: base,
+		mintlify.EnvAssistantAPIKey: "mint_dsc_hugehugehuge0123456", mintlify.EnvDomain: "docs.example.com",
+		mintlify.EnvAssistantBaseURL: base + "/discovery",
+		mintlify.EnvIndexAPIKey:      "mint_us_hugehugehuge01234567", mintlify.EnvIndexBaseURL: base + "/api/universal-search",
+	}
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	env["GITHUB_STEP_SUMMARY"] = summary
+	stdout, stderr, code := runEnv(t, env, "doctor", "--timeout", "20s", "--max-retry-wait", "10ms")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (differs); stderr: %.500s", code, stderr)
+	}
+	written, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, n := range map[string]int{"stdout": stdout.Len(), "step summary": len(written), "stderr": stderr.Len()} {
+		if n > 64<<10 {
+			t.Errorf("%s holds %d bytes", what, n)
+		}
+	}
+	if !strings.Contains(stdout.String(), "unknown member") || !strings.Contains(stdout.String(), "\ufffd\ufffd...") {
+		t.Errorf("the unknown member is not reported, cut short:\n%.3000s", stdout)
 	}
 }
