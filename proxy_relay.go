@@ -154,8 +154,9 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 // scrubbing sees it. A part's text goes through a redact.Writer, which
 // holds back a tail that could start a copy of the key, in any form the
 // scrubber knows, until the next delta tells; what it holds is sent as a
-// delta of its own when the part ends: its text-end, a delta of another
-// part, or the end of the answer.
+// delta of its own when the part ends: its text-end, a new part of its
+// ID, a delta of another part, the end of its step (where the AI SDK
+// forgets the step's parts, text-end or not), or the end of the answer.
 type proxyText struct {
 	w   *redact.Writer // writes the part's text, scrubbed, to out
 	out bytes.Buffer
@@ -179,7 +180,8 @@ func (t *proxyText) frames(c *proxyChunk, emit func(*proxyChunk) bool) bool {
 	id, _ := c.str("id")
 	switch {
 	case isDelta && id == t.id:
-	case isDelta, c.typ == "text-end" && id == t.id, c.typ == "finish", c.typ == "error", c.typ == "abort":
+	case isDelta, (c.typ == "text-end" || c.typ == "text-start") && id == t.id,
+		c.typ == "finish-step", c.typ == "finish", c.typ == "error", c.typ == "abort":
 		if !t.flush(emit) {
 			return false
 		}

@@ -6,6 +6,7 @@ package mintlify_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/docsagent/mintlify-go/internal/nodetest"
 )
 
 // TestProxyStreamsEveryFramingAtOnce: an upstream that ends its lines with
@@ -76,5 +79,86 @@ func TestProxyStreamsEveryFramingAtOnce(t *testing.T) {
 				t.Fatal("the events upstream sent did not reach the browser while upstream waited")
 			}
 		})
+	}
+}
+
+// stepsWithoutTextEnd is an answer whose text part has no text-end
+// before its step finishes (the AI SDK's own server always sends one; a
+// server written by hand, or one cut short, may not), and whose last
+// delta ends in a character that could start the key ("m", as the key's
+// "mint_..." does), which the proxy holds back until it knows more.
+var stepsWithoutTextEnd = sse(`{"type":"start"}`, `{"type":"start-step"}`, `{"type":"text-start","id":"0"}`,
+	`{"type":"text-delta","id":"0","delta":"Use the algorithm"}`, `{"type":"finish-step"}`,
+	`{"type":"start-step"}`, `{"type":"text-start","id":"0"}`, `{"type":"text-delta","id":"0","delta":"Then stop"}`,
+	`{"type":"finish-step"}`, `{"type":"finish"}`, `[DONE]`)
+
+// lastStepWithoutTextEnd: the same, in one step; the held "m" once came
+// after finish-step, a delta of a part the AI SDK had forgotten, which
+// 5.0.216 answers with an error for the whole answer.
+var lastStepWithoutTextEnd = sse(`{"type":"start"}`, `{"type":"start-step"}`, `{"type":"text-start","id":"0"}`,
+	`{"type":"text-delta","id":"0","delta":"Use the algorithm"}`, `{"type":"finish-step"}`, `{"type":"finish"}`, `[DONE]`)
+
+// TestProxyKeepsATextPartWithinItsStep: what the proxy held back of a
+// part reaches the browser before the step ends. The AI SDK forgets a
+// step's text parts when it finishes (5.0.216 then fails the whole
+// answer on a delta of a part it forgot); the proxy sent the held "m"
+// after finish-step, as a delta of a part the browser no longer had.
+func TestProxyKeepsATextPartWithinItsStep(t *testing.T) {
+	t.Parallel()
+	frames := relayed(t, stepsWithoutTextEnd)
+	var text []string
+	step := 0
+	for _, f := range frames {
+		if f == "[DONE]" {
+			continue
+		}
+		c := chunkOf(t, f)
+		switch c["type"] {
+		case "finish-step":
+			step++
+		case "text-delta":
+			for len(text) <= step {
+				text = append(text, "")
+			}
+			text[step] += c["delta"].(string)
+		}
+	}
+	assert.Equal(t, []string{"Use the algorithm", "Then stop"}, text, "each step's text, within its step")
+}
+
+// TestProxyAnswerReadsAsUpstreamsInEveryAISDK reads the proxy's answer,
+// and upstream's, with each AI SDK release's own UI message stream
+// reader: the same message, and no error.
+func TestProxyAnswerReadsAsUpstreamsInEveryAISDK(t *testing.T) {
+	t.Parallel()
+	node, dir := nodetest.Setup(t)
+	script := `
+const [upstream, proxied] = [process.env.UPSTREAM, process.env.PROXIED];
+const out = {};
+for (const version of ["5-0-216", "5-0-277", "6-0-326", "7-0-173"]) {
+  const ai = await import("ai-" + version);
+  const read = async (body) => {
+    const stream = ai.parseJsonEventStream({ stream: new Response(body).body, schema: ai.uiMessageChunkSchema })
+      .pipeThrough(new TransformStream({ transform(c, ctl) { if (!c.success) throw c.error; ctl.enqueue(c.value); } }));
+    let last, error;
+    try {
+      for await (const m of ai.readUIMessageStream({ stream, terminateOnError: true })) last = m;
+    } catch (e) { error = String(e?.message ?? e).slice(0, 200); }
+    return { error, text: (last?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text) };
+  };
+  out[version] = { upstream: await read(upstream), proxied: await read(proxied) };
+}
+console.log(JSON.stringify(out));`
+	for name, upstream := range map[string]string{"two steps": stepsWithoutTextEnd, "one step": lastStepWithoutTextEnd} {
+		proxied := readAll(t, newProxied(t, streaming(upstream)).post(t, chatBody))
+		got := nodetest.Run(t, node, dir, time.Minute, []string{"UPSTREAM=" + upstream, "PROXIED=" + proxied},
+			"--input-type=module", "-e", script)
+		var byRelease map[string]struct{ Upstream, Proxied map[string]any }
+		require.NoError(t, json.Unmarshal([]byte(got), &byRelease), got)
+		require.Len(t, byRelease, 4)
+		for release, r := range byRelease {
+			assert.Nil(t, r.Upstream["error"], "%s: ai %s reads upstream's answer", name, release)
+			assert.Equal(t, r.Upstream, r.Proxied, "%s: ai %s reads the proxy's answer as upstream's", name, release)
+		}
 	}
 }
