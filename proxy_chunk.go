@@ -85,6 +85,21 @@ func (c *proxyChunk) parse(data []byte) bool {
 	if !json.Valid(data) {
 		return false
 	}
+	if !eachMember(data, c.set) {
+		return false
+	}
+	typ, ok := c.get("type")
+	if !ok || len(typ) < 3 || typ[0] != '"' {
+		return false
+	}
+	c.typ = jsonStringOf(typ)
+	return c.typ != ""
+}
+
+// eachMember calls f with each member of data, valid JSON, in order: its
+// name unescaped and its value's JSON, a slice of data. It reports false
+// when data is not an object or f returned false.
+func eachMember(data []byte, f func(name string, value []byte) bool) bool {
 	i := skipSpace(data, 0)
 	if data[i] != '{' {
 		return false
@@ -94,19 +109,14 @@ func (c *proxyChunk) parse(data []byte) bool {
 		name := jsonStringOf(data[i:end])
 		i = skipSpace(data, skipSpace(data, end)+1) // past the colon
 		end = jsonValueEnd(data, i)
-		if !c.set(name, data[i:end]) {
+		if !f(name, data[i:end]) {
 			return false
 		}
 		if i = skipSpace(data, end); data[i] == ',' {
 			i = skipSpace(data, i+1)
 		}
 	}
-	typ, ok := c.get("type")
-	if !ok || len(typ) < 3 || typ[0] != '"' {
-		return false
-	}
-	c.typ = jsonStringOf(typ)
-	return c.typ != ""
+	return true
 }
 
 // get is the value of the member name, if c has it.

@@ -58,25 +58,40 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 		arm = func() { _ = rc.SetWriteDeadline(time.Now().Add(p.frameTimeout)) }
 		disarm = func() { _ = rc.SetWriteDeadline(time.Time{}) }
 	}
-	// events is read below; a frame is flushed at once unless the next
-	// is already in hand (upstream sent several together), so that a
-	// burst goes out in one write and no frame ever waits for another.
-	var events *sse.Reader
+	// Frames are flushed before each read of upstream's body, the one
+	// place the relay waits: a burst that came in one read goes out in
+	// one write, and no frame waits for upstream's next bytes, whatever
+	// follows it in the read (the LF of a CRLF, the byte that shows a
+	// lone CR ended the event, a keep-alive comment, the start of the
+	// next event).
+	unflushed := true // the header, at first
 	send := func(frame []byte) bool {
 		arm()
 		defer disarm()
-		if frame != nil {
-			if _, err := w.Write(frame); err != nil {
-				return false
-			}
-		}
-		return events != nil && events.Buffered() || flush()
+		_, err := w.Write(frame)
+		unflushed = true
+		return err == nil
 	}
+	flushed := func() bool {
+		if !unflushed {
+			return true
+		}
+		unflushed = false
+		arm()
+		defer disarm()
+		return flush()
+	}
+	defer flushed() // the last frames, within the frame timeout too
 	w.WriteHeader(http.StatusOK)
-	if !send(nil) {
+	if !flushed() {
 		return
 	}
-	events = sse.NewReader(resp.Body, maxStreamFrame)
+	events := sse.NewReader(readFunc(func(b []byte) (int, error) {
+		if !flushed() {
+			return 0, errBrowserGone
+		}
+		return resp.Body.Read(b)
+	}), maxStreamFrame)
 	text := newProxyText(p.client.c.cred().key)
 	var c proxyChunk
 	var out []byte
@@ -139,8 +154,9 @@ func (p *AssistantProxy) relay(w http.ResponseWriter, r *http.Request, resp *htt
 // scrubbing sees it. A part's text goes through a redact.Writer, which
 // holds back a tail that could start a copy of the key, in any form the
 // scrubber knows, until the next delta tells; what it holds is sent as a
-// delta of its own when the part ends: its text-end, a delta of another
-// part, or the end of the answer.
+// delta of its own when the part ends: its text-end, a new part of its
+// ID, a delta of another part, the end of its step (where the AI SDK
+// forgets the step's parts, text-end or not), or the end of the answer.
 type proxyText struct {
 	w   *redact.Writer // writes the part's text, scrubbed, to out
 	out bytes.Buffer
@@ -164,7 +180,8 @@ func (t *proxyText) frames(c *proxyChunk, emit func(*proxyChunk) bool) bool {
 	id, _ := c.str("id")
 	switch {
 	case isDelta && id == t.id:
-	case isDelta, c.typ == "text-end" && id == t.id, c.typ == "finish", c.typ == "error", c.typ == "abort":
+	case isDelta, (c.typ == "text-end" || c.typ == "text-start") && id == t.id,
+		c.typ == "finish-step", c.typ == "finish", c.typ == "error", c.typ == "abort":
 		if !t.flush(emit) {
 			return false
 		}
@@ -198,6 +215,15 @@ func (t *proxyText) flush(emit func(*proxyChunk) bool) bool {
 	}
 	return emit(c)
 }
+
+// readFunc is an io.Reader that calls itself.
+type readFunc func([]byte) (int, error)
+
+func (f readFunc) Read(b []byte) (int, error) { return f(b) }
+
+// errBrowserGone ends the relay's reading of upstream when the browser
+// can no longer be written to.
+var errBrowserGone = errors.New("the browser does not take the answer")
 
 // The error chunks that end an answer, in the AI SDK's words.
 const (

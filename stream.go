@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/internal/sse"
@@ -402,7 +403,8 @@ func (s *MessageStream) readError(err error, n int, finished bool) error {
 }
 
 // streamChunk holds the fields of a chunk that the accessors read; a chunk
-// of another type leaves them empty or ignored.
+// of another type leaves them empty or ignored. readStreamChunk fills it
+// by the tags' exact names.
 type streamChunk struct {
 	Type         string          `json:"type"`
 	ID           string          `json:"id"`           // text-*
@@ -420,22 +422,16 @@ type streamChunk struct {
 // apply reads the n-th frame, data, into an event and the accessors. It
 // reports whether the chunk was a finish chunk.
 func (s *MessageStream) apply(data []byte, n int) (StreamEvent, bool, error) {
-	var c streamChunk
-	if err := json.Unmarshal(data, &c); err != nil {
-		var syntax *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syntax):
-			return StreamEvent{}, false, s.malformed("frame %d is not JSON (at byte %d)", n, syntax.Offset)
-		case !errors.As(err, &typ):
-			return StreamEvent{}, false, s.malformed("frame %d cannot be read", n)
-		}
-		// A field of another type is read as absent; the type is checked below.
-	}
-	if c.Type == "" {
+	c, err := readStreamChunk(data)
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return StreamEvent{}, false, s.malformed("frame %d is not JSON (at byte %d)", n, syntax.Offset)
+	case err != nil:
+		return StreamEvent{}, false, s.malformed("frame %d cannot be read", n)
+	case c.Type == "":
 		return StreamEvent{}, false, s.malformed("frame %d is not a chunk: no string \"type\"", n)
-	}
-	if c.Type == "error" {
+	case c.Type == "error":
 		text := s.quote(c.ErrorText)
 		if text == "" {
 			return StreamEvent{}, false, s.broken(nil, "the server reported an error (frame %d)", n)
@@ -443,7 +439,6 @@ func (s *MessageStream) apply(data []byte, n int) (StreamEvent, bool, error) {
 		return StreamEvent{}, false, s.broken(nil, "the server reported an error (frame %d): %s", n, text)
 	}
 
-	var err error
 	s.mu.Lock()
 	switch c.Type {
 	case "text-start":
@@ -492,6 +487,68 @@ func (s *MessageStream) apply(data []byte, n int) (StreamEvent, bool, error) {
 		return StreamEvent{}, false, s.malformed("the answer holds more than %d bytes of text and sources (frame %d)", s.maxKept, n)
 	}
 	return StreamEvent{Type: c.Type, Delta: c.Delta, Raw: bytes.Clone(data)}, c.Type == "finish" || c.Type == "abort", nil
+}
+
+// readStreamChunk reads a frame's members as JSON.parse, and so a
+// browser's chat client, reads them: by their exact names, the last value
+// of a name winning. encoding/json would also take "Delta" or "DELTA" for
+// "delta", so that a server could show the Go reader a text no browser
+// shows. A member of another type is read as absent. err is the frame's
+// syntax error; a frame that is not an object has no type.
+func readStreamChunk(data []byte) (c streamChunk, err error) {
+	if !json.Valid(data) {
+		return c, json.Unmarshal(data, &struct{}{}) // the syntax error
+	}
+	if data[skipSpace(data, 0)] != '{' {
+		return c, nil
+	}
+	eachMember(data, func(name string, value []byte) bool {
+		var field *string
+		switch name {
+		case "type":
+			field = &c.Type
+		case "id":
+			field = &c.ID
+		case "delta":
+			field = &c.Delta
+		case "url":
+			field = &c.URL
+		case "title":
+			field = &c.Title
+		case "toolCallId":
+			field = &c.ToolCallID
+		case "toolName":
+			field = &c.ToolName
+		case "finishReason":
+			field = &c.FinishReason
+		case "threadId":
+			field = &c.ThreadID
+		case "errorText":
+			field = &c.ErrorText
+		case "output":
+			c.Output = value
+		}
+		if field != nil {
+			*field = jsonText(value)
+		}
+		return true
+	})
+	return c, nil
+}
+
+// jsonText is the text of value, a JSON value, when it is a string (with
+// invalid UTF-8 read as U+FFFD, as encoding/json and browsers read it);
+// "" for another type.
+func jsonText(value []byte) string {
+	if value[0] != '"' {
+		return ""
+	}
+	if inner := value[1 : len(value)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner)
+	}
+	var s string
+	_ = json.Unmarshal(value, &s)
+	return s
 }
 
 // startPart begins a text part of the given ID and returns its index.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -378,8 +379,21 @@ func errText(err error) string {
 	return err.Error()
 }
 
+// maxReportText bounds one text of a server's in the report, in bytes:
+// a member's name, a value, an error. Enough to recognise it; a service
+// that sends megabytes of it still gets a report a reader and a step
+// summary (1 MiB at most) take.
+const maxReportText = 200
+
 // text is server text made safe for the report: keys removed, one
-// printable line.
+// printable line, cut short ("...") past maxReportText bytes.
 func (d *doctor) text(s string) string {
-	return printable(d.scrub(s, true))
+	if len(s) <= maxReportText {
+		return printable(d.scrub(s, true))
+	}
+	cut := maxReportText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return printable(d.scrub(s[:cut], true)) + "..."
 }

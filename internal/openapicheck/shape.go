@@ -133,19 +133,24 @@ func contentFacts(prefix string, content openapi3.Content) []string {
 	return lines
 }
 
-// maxShapeDepth bounds the walk of a schema that refers to itself.
+// maxShapeDepth bounds the walk of a schema: how deep a body's members
+// are read.
 const maxShapeDepth = 16
 
 // shapeOf reduces a schema to a Shape. Alternatives merge: oneOf and
 // anyOf give the members of every alternative, required where all of
 // them require it, and the union of their types and enums; allOf gives
 // the members and the required ones of all its parts. OpenAPI 3.0's
-// nullable adds null to the types.
-func shapeOf(ref *openapi3.SchemaRef, depth int) *apishape.Shape {
-	if ref == nil || ref.Value == nil || depth > maxShapeDepth {
+// nullable adds null to the types. within are the schemas being reduced
+// around this one: a schema that refers to itself is cut (any value)
+// where it repeats, so that one referring to itself from several members
+// costs a shape per member, not one per path (3^16 for three).
+func shapeOf(ref *openapi3.SchemaRef, depth int, within ...*openapi3.Schema) *apishape.Shape {
+	if ref == nil || ref.Value == nil || depth > maxShapeDepth || slices.Contains(within, ref.Value) {
 		return &apishape.Shape{}
 	}
 	v := ref.Value
+	within = append(within[:len(within):len(within)], v)
 	s := &apishape.Shape{Format: v.Format}
 	if v.Type != nil {
 		s.Types = slices.Clone(v.Type.Slice())
@@ -160,20 +165,20 @@ func shapeOf(ref *openapi3.SchemaRef, depth int) *apishape.Shape {
 	if len(v.Properties) > 0 {
 		s.Members = map[string]*apishape.Shape{}
 		for name, p := range v.Properties {
-			s.Members[name] = shapeOf(p, depth+1)
+			s.Members[name] = shapeOf(p, depth+1, within...)
 		}
 		s.Required = slices.Clone(v.Required)
 	}
 	if v.Items != nil {
-		s.Items = shapeOf(v.Items, depth+1)
+		s.Items = shapeOf(v.Items, depth+1, within...)
 	}
 	for _, part := range v.AllOf {
-		s = merge(s, shapeOf(part, depth+1))
+		s = merge(s, shapeOf(part, depth+1, within...))
 	}
 	if alts := slices.Concat(v.OneOf, v.AnyOf); len(alts) > 0 {
 		var union *apishape.Shape
 		for _, alt := range alts {
-			a := shapeOf(alt, depth+1)
+			a := shapeOf(alt, depth+1, within...)
 			if union == nil {
 				union = a
 			} else {

@@ -113,11 +113,6 @@ func (r *Reader) Next() ([]byte, error) {
 	}
 }
 
-// Buffered reports whether bytes already read from the body wait in the
-// Reader's buffer: the next event may be there, so that a relay can write
-// several events before it flushes them together.
-func (r *Reader) Buffered() bool { return r.at < r.end }
-
 // scan reads the unread bytes of buf up to the end of an event, if one
 // ends there (done).
 func (r *Reader) scan() (done bool, err error) {
