@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/sse"
 )
 
 // doctor --spend: one question to the assistant, and how its answer
@@ -104,7 +106,6 @@ const maxStreamTypes = 64
 // streamRead is what the framing of a UI message stream showed.
 type streamRead struct {
 	frames, badFrames int
-	otherLines        []string // lines that are neither data nor comments
 	done              bool     // ended with data: [DONE]
 	types             []string // chunk types, in order of first appearance: at most maxStreamTypes
 	seen              map[string]bool
@@ -113,30 +114,20 @@ type streamRead struct {
 	finished          bool
 }
 
-// readStream reads event-stream frames as the AI SDK's parser does: lines
-// end at CRLF, LF or CR; an empty line ends an event; "data:" lines join.
+// readStream reads the stream's events with the reader the SDK and its
+// proxy use, which reads as the AI SDK's parser does: lines end at CRLF,
+// LF or CR; an empty line ends an event; "data:" lines join; other fields
+// and comments are ignored, as every client ignores them.
 func readStream(body []byte) streamRead {
 	var st streamRead
-	text := strings.ReplaceAll(strings.ReplaceAll(string(body), "\r\n", "\n"), "\r", "\n")
-	text = strings.TrimPrefix(text, "\ufeff")
-	for _, event := range strings.Split(text, "\n\n") {
-		var data []string
-		for _, line := range strings.Split(event, "\n") {
-			switch {
-			case line == "" || strings.HasPrefix(line, ":"):
-			case strings.HasPrefix(line, "data:"):
-				data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
-			default:
-				if len(st.otherLines) < 3 {
-					st.otherLines = append(st.otherLines, line)
-				}
-			}
-		}
-		if len(data) == 0 {
-			continue
+	events := sse.NewReader(bytes.NewReader(body), len(body)+1)
+	for {
+		data, err := events.Next()
+		if err != nil {
+			break // the body is in memory: its end, or an event past the body's size
 		}
 		st.frames++
-		payload := strings.Join(data, "\n")
+		payload := string(data)
 		if payload == "[DONE]" {
 			st.done = true
 			continue
@@ -191,9 +182,6 @@ func (d *doctor) judgeStream(chk *checkReport, h http.Header, st streamRead) {
 	chk.note(types, strings.Join(shown, ", "))
 	if st.badFrames > 0 {
 		chk.differ("framing", "", fmt.Sprintf("%d frames are not a JSON chunk with a type", st.badFrames), "")
-	}
-	for _, l := range st.otherLines {
-		chk.differ("framing", "", "a line that is not data", d.text(l))
 	}
 	if !st.done {
 		chk.differ("framing", "", "the stream did not end with data: [DONE]", "")
