@@ -207,6 +207,9 @@ func WithAllowedOrigins(origins ...string) ProxyOption {
 // Authorization in the preflight. Without it, a browser sends another
 // origin's request without cookies and refuses to send it with
 // Authorization. The page's cookies and Authorization never go upstream.
+// It needs [WithAllowedOrigins]: the default check compares host names
+// only, and would let a plain-HTTP page of the same host send the session
+// of its HTTPS site.
 func WithProxyCredentials() ProxyOption {
 	return func(c *proxyConfig) { c.credentials = true }
 }
@@ -261,8 +264,9 @@ func WithProxyLimiter(l ProxyLimiter) ProxyOption {
 }
 
 // NewAssistantProxy makes an [AssistantProxy] that sends messages through
-// c. A nil or zero c, an origin that is not scheme://host[:port], and a
-// rate limit out of range are ErrInvalidInput.
+// c. A nil or zero c, an origin that is not scheme://host[:port], a rate
+// limit out of range, and credentials without named origins are
+// ErrInvalidInput.
 func NewAssistantProxy(c *AssistantClient, opts ...ProxyOption) (*AssistantProxy, error) {
 	if c == nil || c.c == nil {
 		return nil, invalidf("nil or zero AssistantClient: make one with NewAssistantClient")
@@ -275,6 +279,9 @@ func NewAssistantProxy(c *AssistantClient, opts ...ProxyOption) (*AssistantProxy
 	}
 	if cfg.optionError != nil {
 		return nil, cfg.optionError
+	}
+	if cfg.credentials && !cfg.originsSet {
+		return nil, invalidf("WithProxyCredentials needs WithAllowedOrigins: name the sites whose pages may send their session")
 	}
 	p := &AssistantProxy{client: c, identity: cfg.identity, limiter: cfg.limiter, credentials: cfg.credentials,
 		bodyTimeout: proxyBodyTimeout, frameTimeout: proxyFrameTimeout}

@@ -285,6 +285,10 @@ func TestProxyCredentials(t *testing.T) {
 	assert.Equal(t, http.StatusForbidden, bad.StatusCode)
 	assert.Empty(t, bad.Header.Get("Access-Control-Allow-Credentials"), "never for another origin")
 
+	a, _ := assistantServer(t, streaming(wholeAnswer))
+	_, err := mintlify.NewAssistantProxy(a, mintlify.WithProxyCredentials())
+	assert.ErrorIs(t, err, mintlify.ErrInvalidInput, "credentials need named origins: the default check compares hosts only")
+
 	plain := newProxied(t, streaming(wholeAnswer), mintlify.WithAllowedOrigins(site))
 	pre = plain.send(t, http.MethodOptions, "", "Origin", site, "Access-Control-Request-Method", "POST")
 	assert.Empty(t, pre.Header.Get("Access-Control-Allow-Credentials"))
