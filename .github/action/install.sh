@@ -116,7 +116,8 @@ release() {
       ;;
     *) fail "could not read checksums.txt of release $ref (HTTP $code); nothing was installed: run the job again" ;;
   esac
-  want=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1; exit }' "$tmp/checksums.txt")
+  # sha256sum's format, text or binary mode, LF or CRLF line ends.
+  want=$(awk -v f="$archive" '{ sub(/\r$/, "") } $2 == f || $2 == "*" f { print $1; exit }' "$tmp/checksums.txt")
   if [[ -z $want ]]; then
     echo "mintctl action: release $ref has no $archive: building mintctl from source"
     output installed=false
