@@ -1,6 +1,6 @@
 module github.com/docsagent/mintlify-go/redislimit
 
-go 1.24.0
+go 1.25.0
 
 require (
 	github.com/docsagent/mintlify-go v0.0.0
