@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxProxyChunkMembers bounds the distinct members of a chunk the proxy
@@ -239,10 +240,13 @@ func jsonValueEnd(data []byte, i int) int {
 	return i
 }
 
-// jsonStringOf is the text of a JSON string (quoted, valid).
+// jsonStringOf is the text of a JSON string (quoted, valid), invalid
+// UTF-8 read as U+FFFD, as encoding/json and a browser (which decodes the
+// stream before it parses a chunk) read it: "p\xff" and "p\xfe" name one
+// text part there, and so here.
 func jsonStringOf(raw []byte) string {
 	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return string(inner)
 	}
 	var s string
