@@ -7,6 +7,7 @@ package mintlify
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -170,9 +171,9 @@ func (c *proxyChunk) appendFrame(out []byte) []byte {
 		switch {
 		case m.name == "type":
 			continue
-		case known && !contains(allowed, m.name):
+		case known && !slices.Contains(allowed, m.name):
 			continue
-		case c.typ == "finish" && m.name == "finishReason" && !contains(proxyFinishReasons, string(m.value)):
+		case c.typ == "finish" && m.name == "finishReason" && !slices.Contains(proxyFinishReasons, string(m.value)):
 			continue
 		}
 		out = append(appendJSONName(append(out, ','), m.name), ':')
@@ -196,15 +197,6 @@ func appendJSONName(out []byte, name string) []byte {
 		}
 	}
 	return append(append(append(out, '"'), name...), '"')
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // jsonValueEnd is the index just past the JSON value that starts at
