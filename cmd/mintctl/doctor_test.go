@@ -600,9 +600,8 @@ func streamReport(body string, h http.Header) (*checkReport, string) {
 // TestDoctorBoundsAStreamOfManyChunkTypes: a stream of 1 MiB (the most
 // doctor keeps of an answer) in which each frame has a type of its own
 // is reported within a bound: a few dozen types named, the number of the
-// others said, a report that fits a step summary (1 MiB at most). Each
-// type once cost a scan of every type before it (seconds of CPU) and a
-// line of the report.
+// others said, a report that fits a step summary (1 MiB at most), not a
+// line of it per type.
 func TestDoctorBoundsAStreamOfManyChunkTypes(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
