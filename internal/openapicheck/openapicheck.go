@@ -178,6 +178,8 @@ type Difference struct {
 	Detail string // the validator's words
 }
 
+// String is the difference on one line: kind, method, route, status and
+// the validator's words.
 func (d Difference) String() string {
 	s := fmt.Sprintf("%s: %s %s", d.Kind, d.Method, d.Route)
 	if d.Status != 0 {
