@@ -171,7 +171,7 @@ func TestDoctorNeverWritesToTheAdminAPI(t *testing.T) {
 }
 
 // drift is a service that changed: it adds members, sends values outside
-// the documented enums and leaves a header out.
+// the documented enums and IDs of another form, and leaves a header out.
 func drift(r *http.Response) error {
 	path := r.Request.URL.Path
 	if strings.HasSuffix(path, "/message") {
@@ -205,6 +205,8 @@ func drift(r *http.Response) error {
 			each(m["feedback"], func(row map[string]any) { row["status"] = "escalated" })
 		case strings.HasSuffix(path, "/caller-stats"):
 			delete(m, "other")
+		case strings.HasSuffix(path, "/assistant"):
+			each(m["conversations"], func(row map[string]any) { row["id"] = "thread-42" })
 		case strings.Contains(path, "/job/"):
 			m["code"] = "job_not_found"
 		case strings.HasSuffix(path, "/v1/search"):
@@ -242,6 +244,7 @@ func TestDoctorNamesEachDrift(t *testing.T) {
 		"a job that does not exist: unknown member code":           "",
 		"search: unknown member results[].favicon":                 "",
 		"message: header X-Thread-Id":                              "missing",
+		"thread: thread ID conversations[].id":                     "thread-42",
 		"views: unknown member views[].bounceRate (never drifted)": "-",
 	} {
 		got, ok := found[key]
