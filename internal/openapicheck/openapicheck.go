@@ -328,8 +328,8 @@ func (d *Documents) checkErrorShape(ctx context.Context, m *match, ex Exchange) 
 	if ct := ex.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		return fmt.Sprintf("Content-Type %q, not JSON like the document's errors", ct)
 	}
-	value, err := decodeJSON(ex.Body)
-	if err != nil {
+	var value any // one JSON value and nothing after it
+	if err := json.Unmarshal(ex.Body, &value); err != nil {
 		return "the body is not JSON: " + err.Error()
 	}
 	opts := []openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.VisitAsResponse()}
@@ -382,18 +382,6 @@ func sortedOperations(item *openapi3.PathItem) []*openapi3.Operation {
 		out[i] = ops[m]
 	}
 	return out
-}
-
-func decodeJSON(b []byte) (any, error) {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("more than one JSON value")
-	}
-	return v, nil
 }
 
 // flatten is an error's text on one line, each of several errors once.
