@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -348,14 +349,7 @@ func errorSchema(op *openapi3.Operation) *openapi3.Schema {
 	if op == nil || op.Responses == nil {
 		return nil
 	}
-	codes := slices.Sorted(func(yield func(string) bool) {
-		for code := range op.Responses.Map() {
-			if !yield(code) {
-				return
-			}
-		}
-	})
-	for _, code := range codes {
+	for _, code := range slices.Sorted(maps.Keys(op.Responses.Map())) {
 		if code < "400" || code > "599" {
 			continue
 		}
@@ -372,14 +366,9 @@ func errorSchema(op *openapi3.Operation) *openapi3.Schema {
 
 func sortedOperations(item *openapi3.PathItem) []*openapi3.Operation {
 	ops := item.Operations()
-	methods := make([]string, 0, len(ops))
-	for m := range ops {
-		methods = append(methods, m)
-	}
-	sort.Strings(methods)
-	out := make([]*openapi3.Operation, len(methods))
-	for i, m := range methods {
-		out[i] = ops[m]
+	out := make([]*openapi3.Operation, 0, len(ops))
+	for _, m := range slices.Sorted(maps.Keys(ops)) {
+		out = append(out, ops[m])
 	}
 	return out
 }
