@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsagent/mintlify-go/internal/memtest"
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
@@ -119,8 +120,8 @@ func dlRace(b *testing.B, c *Client, bundle *StaticExportBundle) {
 				b.Fatal(n, err)
 			}
 		}
-		if kib, ok := dlPeakRSS(); ok {
-			b.ReportMetric(float64(kib)/1024, "peak-rss-MiB")
+		if peak, ok := memtest.PeakRSS(0); ok {
+			b.ReportMetric(float64(peak)/(1<<20), "peak-rss-MiB")
 		}
 	})
 	b.Run("curl", func(b *testing.B) {
@@ -152,20 +153,4 @@ func dlRace(b *testing.B, c *Client, bundle *StaticExportBundle) {
 			b.ReportMetric(float64(peakKiB)/1024, "curl-peak-rss-MiB")
 		}
 	})
-}
-
-// dlPeakRSS is this process's peak resident set (VmHWM, KiB) since it
-// started: unlike getrusage, it does not include the parent that forked it.
-func dlPeakRSS() (int64, bool) {
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0, false
-	}
-	for line := range strings.Lines(string(status)) {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kib, err == nil
-		}
-	}
-	return 0, false
 }

@@ -670,7 +670,8 @@ const (
 	// maxBodyHeap bounds a call given 100 MB, retries included.
 	maxBodyHeap = 48 << 20
 	// heapCeiling stops the test binary before a regression takes the
-	// machine's memory (a 16 MiB answer once cost 5 GB).
+	// machine's memory: a 16 MiB answer decoded without bounds can cost
+	// gigabytes.
 	heapCeiling = 1 << 30
 )
 

@@ -3,12 +3,12 @@ package mintlify
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/docsagent/mintlify-go/internal/memtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -450,13 +450,11 @@ func TestIndexHostileAnswerMemory(t *testing.T) {
 	}
 	body = append(body, `{}]}`...)
 
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := indexDecode[wireIndexSearch](body)
-	runtime.ReadMemStats(&after)
+	var err error
+	alloc := memtest.Allocated(func() { _, err = indexDecode[wireIndexSearch](body) })
 	require.ErrorContains(t, err, "more than 20")
-	t.Logf("a 16 MiB answer of {} results: %d bytes allocated", after.TotalAlloc-before.TotalAlloc)
-	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20), "bytes allocated decoding a 16 MiB answer")
+	t.Logf("a 16 MiB answer of {} results: %d bytes allocated", alloc)
+	assert.Less(t, alloc, uint64(4<<20), "bytes allocated decoding a 16 MiB answer")
 }
 
 // TestIndexResultJSON: the public types marshal as the API sends them,

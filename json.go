@@ -271,8 +271,8 @@ func typeError(b []byte, want any) error {
 // checkID refuses an identifier that no API issues: one with white space
 // or a control character (C0, C1, DEL; Unicode spaces too, which the
 // GitHub runner strips before it looks for a workflow command). Printed
-// in a CI log, such an ID could start a command (issue 18); passed back
-// in a path, it would address something else. "" (absent) is left to the
+// in a CI log, such an ID could start a command; passed back in a path,
+// it would address something else. "" (absent) is left to the
 // required-field checks.
 func checkID(name, id string) error {
 	if strings.IndexFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {

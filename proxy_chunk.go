@@ -7,7 +7,9 @@ package mintlify
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxProxyChunkMembers bounds the distinct members of a chunk the proxy
@@ -169,9 +171,9 @@ func (c *proxyChunk) appendFrame(out []byte) []byte {
 		switch {
 		case m.name == "type":
 			continue
-		case known && !contains(allowed, m.name):
+		case known && !slices.Contains(allowed, m.name):
 			continue
-		case c.typ == "finish" && m.name == "finishReason" && !contains(proxyFinishReasons, string(m.value)):
+		case c.typ == "finish" && m.name == "finishReason" && !slices.Contains(proxyFinishReasons, string(m.value)):
 			continue
 		}
 		out = append(appendJSONName(append(out, ','), m.name), ':')
@@ -195,15 +197,6 @@ func appendJSONName(out []byte, name string) []byte {
 		}
 	}
 	return append(append(append(out, '"'), name...), '"')
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // jsonValueEnd is the index just past the JSON value that starts at
@@ -239,10 +232,13 @@ func jsonValueEnd(data []byte, i int) int {
 	return i
 }
 
-// jsonStringOf is the text of a JSON string (quoted, valid).
+// jsonStringOf is the text of a JSON string (quoted, valid), invalid
+// UTF-8 read as U+FFFD, as encoding/json and a browser (which decodes the
+// stream before it parses a chunk) read it: "p\xff" and "p\xfe" name one
+// text part there, and so here.
 func jsonStringOf(raw []byte) string {
 	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return string(inner)
 	}
 	var s string

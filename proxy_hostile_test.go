@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/memtest"
 )
 
 // chatServer serves the proxy as the chat example does: a header timeout
@@ -176,14 +176,12 @@ func TestProxyBodiesOfEmptyObjectsCostLittle(t *testing.T) {
 			return rec.Code
 		}
 		assert.Equal(t, tt.status, serve(), tt.name)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
 		const runs = 5
-		for range runs {
-			serve()
-		}
-		runtime.ReadMemStats(&after)
-		perRequest := (after.TotalAlloc - before.TotalAlloc) / runs
+		perRequest := memtest.Allocated(func() {
+			for range runs {
+				serve()
+			}
+		}) / runs
 		t.Logf("%s: %d KiB allocated per request of %d KiB", tt.name, perRequest>>10, len(tt.body)>>10)
 		assert.Less(t, perRequest, uint64(8<<20), "%s: a 1 MiB body cost %d KiB", tt.name, perRequest>>10)
 	}

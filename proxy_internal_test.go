@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,7 +113,7 @@ func FuzzProxyChunk(f *testing.F) {
 		for name, v := range members {
 			got, kept := out[name]
 			switch {
-			case !kept && (name == "type" || !known || contains(allowed, name)) && !(typ == "finish" && name == "finishReason"):
+			case !kept && (name == "type" || !known || slices.Contains(allowed, name)) && !(typ == "finish" && name == "finishReason"):
 				t.Fatalf("%q lost member %q", body, name)
 			case kept && !jsonEqual(t, got, v):
 				t.Fatalf("member %q: %s, want %s", name, got, v)

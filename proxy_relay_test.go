@@ -361,8 +361,8 @@ var lastStepWithoutTextEnd = sse(`{"type":"start"}`, `{"type":"start-step"}`, `{
 // TestProxyKeepsATextPartWithinItsStep: what the proxy held back of a
 // part reaches the browser before the step ends. The AI SDK forgets a
 // step's text parts when it finishes (5.0.216 then fails the whole
-// answer on a delta of a part it forgot); the proxy sent the held "m"
-// after finish-step, as a delta of a part the browser no longer had.
+// answer on a delta of a part it forgot), so a tail held back must not
+// follow finish-step as a delta of a part the browser no longer has.
 func TestProxyKeepsATextPartWithinItsStep(t *testing.T) {
 	t.Parallel()
 	frames := relayed(t, stepsWithoutTextEnd)

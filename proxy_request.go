@@ -18,9 +18,9 @@ import (
 // is never read, so it cannot reach upstream.
 //
 // Its arrays decode item by item within their bounds: a decoded item
-// costs its Go value whatever its bytes, so 256 KiB of {} (87,000 empty
-// messages, parts or context items) once cost 15 to 28 MB of allocation
-// per request, before any limit counted it.
+// costs its Go value whatever its bytes, so decoding 256 KiB of {}
+// (87,000 empty messages, parts or context items) whole would cost 15 to
+// 28 MB of allocation per request, before any limit counted it.
 type proxyRequest struct {
 	Messages          proxyConversation `json:"messages"`
 	ThreadID          string            `json:"threadId"`

@@ -446,6 +446,29 @@ func TestProxyKeepsAKeySplitAcrossChunksOutOfTheStream(t *testing.T) {
 	}
 }
 
+// TestProxyReadsPartIDsAsTheBrowserDoes: a browser decodes the stream's
+// bytes as UTF-8 before it parses a chunk, so "p\xff" and "p\xfe" name
+// one text part, "p\ufffd". The proxy reads the IDs the same way: a key
+// split across the deltas of that part is held back as within any part,
+// not let through in two pieces the browser joins.
+func TestProxyReadsPartIDsAsTheBrowserDoes(t *testing.T) {
+	t.Parallel()
+	const cut = 8 // shorter than a start of the key that is redacted on its own
+	p := newProxied(t, streaming(sse(
+		"{\"type\":\"text-start\",\"id\":\"p\xff\"}",
+		"{\"type\":\"text-delta\",\"id\":\"p\xff\",\"delta\":\"your key is "+assistantKey[:cut]+"\"}",
+		"{\"type\":\"text-delta\",\"id\":\"p\xfe\",\"delta\":\""+assistantKey[cut:]+". Done\"}",
+		"{\"type\":\"text-end\",\"id\":\"p\xff\"}", `{"type":"finish"}`, `[DONE]`)))
+	parts := map[string]string{}
+	for _, frame := range framesOf(t, readAll(t, p.post(t, chatBody))) {
+		var c struct{ Type, ID, Delta string }
+		if json.Unmarshal([]byte(frame), &c) == nil && c.Type == "text-delta" {
+			parts[c.ID] += c.Delta // as the browser's UTF-8 decoding reads the ID
+		}
+	}
+	assert.Equal(t, map[string]string{"p\ufffd": "your key is [redacted]. Done"}, parts)
+}
+
 func TestProxyCORS(t *testing.T) {
 	t.Parallel()
 	const site = "https://docs.example.com"

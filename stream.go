@@ -20,7 +20,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/docsagent/mintlify-go/internal/redact"
 	"github.com/docsagent/mintlify-go/internal/sse"
@@ -536,19 +535,13 @@ func readStreamChunk(data []byte) (c streamChunk, err error) {
 	return c, nil
 }
 
-// jsonText is the text of value, a JSON value, when it is a string (with
-// invalid UTF-8 read as U+FFFD, as encoding/json and browsers read it);
-// "" for another type.
+// jsonText is the text of value, a JSON value, when it is a string (see
+// jsonStringOf); "" for another type.
 func jsonText(value []byte) string {
 	if value[0] != '"' {
 		return ""
 	}
-	if inner := value[1 : len(value)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner)
-	}
-	var s string
-	_ = json.Unmarshal(value, &s)
-	return s
+	return jsonStringOf(value)
 }
 
 // startPart begins a text part of the given ID and returns its index.

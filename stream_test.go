@@ -26,6 +26,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/docsagent/mintlify-go/internal/memtest"
 	"github.com/docsagent/mintlify-go/internal/nodetest"
 	"github.com/docsagent/mintlify-go/internal/redact"
 )
@@ -712,18 +713,6 @@ func (b *streamBigFrame) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// streamAllocated runs f and returns the bytes it allocated: an upper
-// bound of how much its peak heap grew. Tests calling it do not run in
-// parallel, so the process's count is f's.
-func streamAllocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestStreamFrameOver4MiBEndsInBoundedMemory: a 5 MiB frame ends Events
 // with an error having held at most the 4 MiB bound (and the growth of its
 // buffer, doubled up to it): everything allocated while reading it, and so
@@ -731,7 +720,7 @@ func streamAllocated(f func()) uint64 {
 func TestStreamFrameOver4MiBEndsInBoundedMemory(t *testing.T) {
 	var r streamResult
 	var s *MessageStream
-	alloc := streamAllocated(func() {
+	alloc := memtest.Allocated(func() {
 		body := io.MultiReader(strings.NewReader(streamSSE(streamDelta("Hi"))),
 			&streamBigFrame{head: `data: {"type":"text-delta","id":"t","delta":"`, n: 5 << 20})
 		s = newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, redact.New())
@@ -757,7 +746,7 @@ func TestStreamFrameJustUnder4MiBIsRead(t *testing.T) {
 	delta := 4<<20 - 100
 	var r streamResult
 	var s *MessageStream
-	alloc := streamAllocated(func() {
+	alloc := memtest.Allocated(func() {
 		body := io.MultiReader(&streamBigFrame{head: `data: {"type":"text-delta","id":"t","delta":"`, n: delta},
 			strings.NewReader("\"}\n\n"+streamSSE(streamFinish("t"), "[DONE]")))
 		s = newMessageStream(context.Background(), io.NopCloser(body), nil, streamDomain, redact.New())

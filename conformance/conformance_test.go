@@ -21,9 +21,6 @@ import (
 	"github.com/docsagent/mintlify-go/mockserver"
 )
 
-// The releases of the AI SDK that package.json installs, by alias.
-var releases = []string{"ai-5-0-216", "ai-5-0-277", "ai-6-0-326", "ai-7-0-173"}
-
 // sdkKey is the assistant key the Go side sends the AI SDK's server.
 const sdkKey = "mint_dsc_conformance"
 
@@ -50,6 +47,7 @@ func proxyTo(t *testing.T, base, key, domain string) string {
 // answers as the AI SDK did.
 func TestAISDK(t *testing.T) {
 	node, dir := nodetest.Setup(t)
+	releases := aiReleases(t, dir)
 	mock := mockserver.Start(t)
 	mockProxy := proxyTo(t, mock.URL()+"/discovery", mock.AssistantKey(), mock.Domain())
 	sdkServer := nodetest.Serve(t, node, dir, "sdk-server.mjs")
@@ -77,7 +75,29 @@ func TestAISDK(t *testing.T) {
 			t.Log(nodetest.Clean(out))
 		})
 	}
-	t.Run("go-sdk", func(t *testing.T) { goReadsSDKServer(t, sdkServer, outcomes) })
+	t.Run("go-sdk", func(t *testing.T) { goReadsSDKServer(t, sdkServer, outcomes, releases) })
+}
+
+// aiReleases are the AI SDK releases package.json installs, by their npm
+// aliases ("ai-5-0-216": "npm:ai@5.0.216"), the names sdk-server.mjs
+// serves each under: the one list of them Go reads.
+func aiReleases(t *testing.T, dir string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	require.NoError(t, err)
+	var pkg struct {
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	require.NoError(t, json.Unmarshal(b, &pkg))
+	var out []string
+	for alias, pin := range pkg.Dependencies {
+		if strings.HasPrefix(pin, "npm:ai@") {
+			out = append(out, alias)
+		}
+	}
+	require.NotEmpty(t, out, "package.json installs no release of the AI SDK")
+	slices.Sort(out)
+	return out
 }
 
 // TestCredentialsInChromium runs credentials.test.mjs: pages of other
@@ -166,9 +186,10 @@ type outcome struct {
 }
 
 // goReadsSDKServer reads each scenario of the AI SDK's server with the Go
-// SDK and checks it reads what the AI SDK read: the text (separate parts
-// joined by a blank line), the pages cited, how it ended.
-func goReadsSDKServer(t *testing.T, server, file string) {
+// SDK, for each release, and checks it reads what the AI SDK read: the
+// text (separate parts joined by a blank line), the pages cited, how it
+// ended.
+func goReadsSDKServer(t *testing.T, server, file string, releases []string) {
 	b, err := os.ReadFile(file)
 	require.NoError(t, err, "sdk.test.mjs writes the AI SDK's outcomes")
 	var want map[string]map[string]outcome

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	mintlify "github.com/docsagent/mintlify-go"
+	"github.com/docsagent/mintlify-go/internal/memtest"
 	"github.com/docsagent/mintlify-go/internal/nodetest"
 	"github.com/docsagent/mintlify-go/mockserver"
 )
@@ -82,7 +83,11 @@ func BenchmarkProxyVsNodeRoute(b *testing.B) {
 			b.ReportMetric(ratios[len(ratios)-1], "proxy/node-high")
 			for _, s := range sides {
 				b.ReportMetric(float64(median(s.times).Microseconds())/1e3, s.name+"-ms/question")
-				b.ReportMetric(float64(peakRSS(b, s.pid))/(1<<20), s.name+"-peak-RSS-MiB")
+				peak, ok := memtest.PeakRSS(s.pid)
+				if !ok {
+					b.Skip("no peak RSS: it is read from /proc/PID/status, on Linux only")
+				}
+				b.ReportMetric(float64(peak)/(1<<20), s.name+"-peak-RSS-MiB")
 			}
 		})
 	}
@@ -139,26 +144,6 @@ func median(ds []time.Duration) time.Duration {
 	ds = slices.Clone(ds)
 	slices.Sort(ds)
 	return ds[len(ds)/2]
-}
-
-// peakRSS is the peak resident set of the process pid (VmHWM, Linux
-// only), in bytes.
-func peakRSS(b *testing.B, pid int) int64 {
-	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		b.Skip("no /proc: the peak RSS is read from /proc/PID/status", err)
-	}
-	for line := range strings.Lines(string(status)) {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				b.Fatalf("VmHWM %q: %v", v, err)
-			}
-			return kib << 10
-		}
-	}
-	b.Fatalf("no VmHWM in /proc/%d/status", pid)
-	return 0
 }
 
 // TestProxyServerHelper is a helper process, not a test: started by

@@ -257,31 +257,25 @@ func (d *doctor) checkAdmin(ctx context.Context, c *mintlify.Client, r *apiRepor
 		}
 	}
 	thread := r.add("thread", expectThread)
-	if threadID == "" || !validThreadID(threadID) {
+	if threadID == "" {
 		thread.skip("no conversation in the default window to read the thread of")
 	} else {
-		_, err := d.get(ctx, c, strings.Replace(expectThread.route, "{threadId}", threadID, 1))
-		d.judge(thread, err, 200)
+		// Through GetThread, which sends only a ULID, the form the route
+		// takes: an ID of another form is never put in a path, and it is
+		// a difference, as the SDK cannot read that thread.
+		d.wire.begin()
+		_, err := c.GetThread(ctx, threadID)
+		if errors.Is(err, mintlify.ErrInvalidInput) {
+			thread.differ("thread ID", "conversations[].id", "not a ULID, the only form GetThread and the thread route take", d.text(threadID))
+		} else {
+			d.judge(thread, err, 200)
+		}
 	}
 	if d.statusID != "" {
 		dep := r.add("deployment status", expectDeployment)
 		_, err := d.get(ctx, c, strings.Replace(expectDeployment.route, "{statusId}", url.PathEscape(d.statusID), 1))
 		d.judge(dep, err, 200)
 	}
-}
-
-// validThreadID reports whether id is a ULID, which is all the thread
-// route takes: anything else from a server is not put in a path.
-func validThreadID(id string) bool {
-	if len(id) != 26 {
-		return false
-	}
-	for _, r := range strings.ToUpper(id) {
-		if !strings.ContainsRune("0123456789ABCDEFGHJKMNPQRSTVWXYZ", r) {
-			return false
-		}
-	}
-	return true
 }
 
 // get sends one GET through the SDK's request path and returns the raw

@@ -97,7 +97,7 @@ with a key (and MINTLIFY_DOMAIN) from your docs site's assistant.`)
 	return cfg, nil
 }
 
-// origins are the origins the page may call the proxy from: cfg's, else
+// originsAt is the origins the page may call the proxy from: cfg's, else
 // the listener's address, with localhost beside a loopback address and
 // both loopback names for an unspecified one (":8080").
 func (cfg config) originsAt(addr net.Addr) []string {

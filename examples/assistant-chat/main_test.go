@@ -325,7 +325,8 @@ console.log(JSON.stringify(parseMarkdown(md)));
 // The page reads streams as a browser does: CR, LF or CRLF line ends, a
 // BOM, a data field over several lines, comments and other fields; a
 // finish chunk at the end of the body is a whole answer even without
-// [DONE]. Its error lines say what happened.
+// [DONE], and an abort chunk (the server stopped it) an end without an
+// error, as the AI SDK reads them. Its error lines say what happened.
 func TestChatScriptReadsStreamsAsABrowser(t *testing.T) {
 	script := `
 const { readChatStream, describe } = require(process.argv[1]);
@@ -339,6 +340,7 @@ const read = async (parts) => { const got = []; try { await readChatStream(reads
     fields: await read([': comment\nevent: message\nid: 3\ndata: {"type":"text-delta",\ndata: "delta":"a"}\n\n', 'retry: 10\n\ndata: [DONE]\n\n']),
     noDone: await read(['data: {"type":"text-delta","delta":"a"}\n\ndata: {"type":"finish"}\n\n']),
     cut: await read(['data: {"type":"text-delta","delta":"a"}\n\ndata: {"type":"finish"}']),
+    abort: await read(['data: {"type":"text-delta","delta":"a"}\n\ndata: {"type":"abort"}\n\n']),
     busy: describe(Object.assign(new Error("too many messages; try again later"), { status: 429, retryAfter: 30 })),
     down: describe(Object.assign(new Error("the assistant could not be reached"), { status: 502 })),
     offline: describe(new TypeError("Failed to fetch")),
@@ -354,6 +356,7 @@ const read = async (parts) => { const got = []; try { await readChatStream(reads
 	assert.Equal(t, []any{"text-delta:a"}, got["fields"])
 	assert.Equal(t, []any{"text-delta:a", "finish:"}, got["noDone"])
 	assert.Equal(t, []any{"text-delta:a", "error:the answer broke off"}, got["cut"], "a finish without its blank line was never received")
+	assert.Equal(t, []any{"text-delta:a", "abort:"}, got["abort"], "the server stopped the answer: an end, as the AI SDK reads it")
 	assert.Equal(t, "Too many questions for now (too many messages; try again later): try again in 30 s.", got["busy"])
 	assert.Equal(t, "The server refused the question (502): the assistant could not be reached.", got["down"])
 	assert.Equal(t, "The server could not be reached: check your connection and try again.", got["offline"])

@@ -9,6 +9,7 @@
 package apishape
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -196,14 +197,14 @@ const maxValue = 80
 // RFC 3339 or YYYY-MM-DD; a string shape of format date-time counts too.
 // A text that is not one JSON value is an error.
 func Check(data []byte, s *Shape, times ...string) ([]Finding, error) {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.UseNumber()
 	var v any
+	if !json.Valid(data) { // one value and nothing after it, as a JSON parser reads a body
+		return nil, fmt.Errorf("not JSON: %w", json.Unmarshal(data, &v))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, fmt.Errorf("not JSON: more than one value")
 	}
 	c := &checker{times: times, seen: map[string]bool{}}
 	c.walk("", v, s, 0)

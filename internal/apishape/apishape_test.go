@@ -47,7 +47,7 @@ func TestCheckOfAMatchingValueFindsNothing(t *testing.T) {
 
 func TestCheckRefusesWhatIsNotOneJSONValue(t *testing.T) {
 	t.Parallel()
-	for _, body := range []string{"", "<html>", `{"a":1}{"b":2}`, `{"a":`} {
+	for _, body := range []string{"", "<html>", `{"a":1}{"b":2}`, `{"a":`, `{"a":1}]`, `{"a":1}}`, `{} x`} {
 		_, err := Check([]byte(body), page)
 		assert.Error(t, err, "%q", body)
 	}

@@ -21,6 +21,8 @@ type Allowed struct {
 	Reason   string // why the mock or the SDK differs here (required)
 }
 
+// String is the entry as a test's message names it: its kind, route,
+// statuses and detail.
 func (a Allowed) String() string {
 	s := string(a.Kind)
 	if a.Method != "" || a.Route != "" {

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -178,6 +179,8 @@ type Difference struct {
 	Detail string // the validator's words
 }
 
+// String is the difference on one line: kind, method, route, status and
+// the validator's words.
 func (d Difference) String() string {
 	s := fmt.Sprintf("%s: %s %s", d.Kind, d.Method, d.Route)
 	if d.Status != 0 {
@@ -326,8 +329,8 @@ func (d *Documents) checkErrorShape(ctx context.Context, m *match, ex Exchange) 
 	if ct := ex.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		return fmt.Sprintf("Content-Type %q, not JSON like the document's errors", ct)
 	}
-	value, err := decodeJSON(ex.Body)
-	if err != nil {
+	var value any // one JSON value and nothing after it
+	if err := json.Unmarshal(ex.Body, &value); err != nil {
 		return "the body is not JSON: " + err.Error()
 	}
 	opts := []openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.VisitAsResponse()}
@@ -346,14 +349,7 @@ func errorSchema(op *openapi3.Operation) *openapi3.Schema {
 	if op == nil || op.Responses == nil {
 		return nil
 	}
-	codes := slices.Sorted(func(yield func(string) bool) {
-		for code := range op.Responses.Map() {
-			if !yield(code) {
-				return
-			}
-		}
-	})
-	for _, code := range codes {
+	for _, code := range slices.Sorted(maps.Keys(op.Responses.Map())) {
 		if code < "400" || code > "599" {
 			continue
 		}
@@ -370,28 +366,11 @@ func errorSchema(op *openapi3.Operation) *openapi3.Schema {
 
 func sortedOperations(item *openapi3.PathItem) []*openapi3.Operation {
 	ops := item.Operations()
-	methods := make([]string, 0, len(ops))
-	for m := range ops {
-		methods = append(methods, m)
-	}
-	sort.Strings(methods)
-	out := make([]*openapi3.Operation, len(methods))
-	for i, m := range methods {
-		out[i] = ops[m]
+	out := make([]*openapi3.Operation, 0, len(ops))
+	for _, m := range slices.Sorted(maps.Keys(ops)) {
+		out = append(out, ops[m])
 	}
 	return out
-}
-
-func decodeJSON(b []byte) (any, error) {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("more than one JSON value")
-	}
-	return v, nil
 }
 
 // flatten is an error's text on one line, each of several errors once.

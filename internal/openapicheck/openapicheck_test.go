@@ -77,6 +77,8 @@ func TestCheckNamesEachKindOfDifference(t *testing.T) {
 		{"the deployments document under /v1", exchange(t, "POST", "/v1/project/update/p1", "", 202, `{"statusId":"s"}`), "", ""},
 		{"the Index document under its base", exchange(t, "POST", "/api/universal-search/v1/search", `{"query":"q","numResults":1}`,
 			200, `{"requestId":"r","results":[]}`), "", ""},
+		{"an undocumented error with more after it", exchange(t, "GET", "/v2/agent/p1/job/job_1", "", 418, `{"error":"teapot"}]`),
+			openapicheck.ErrorShape, "not JSON"},
 	}
 	cases[6].ex.Header.Set("Content-Type", "text/event-stream")
 	cases[6].want, cases[6].in = openapicheck.MediaType, "Content-Type"

@@ -1,8 +1,10 @@
 package openapicheck
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -207,7 +209,7 @@ func merge(a, b *apishape.Shape) *apishape.Shape {
 			return !slices.Contains(b.Types, t) && !(t == apishape.Number && slices.Contains(b.Types, apishape.Integer))
 		})
 	}
-	out.Format = firstOf(out.Format, b.Format)
+	out.Format = cmp.Or(out.Format, b.Format)
 	if len(out.Enum) == 0 {
 		out.Enum = b.Enum
 	}
@@ -261,9 +263,9 @@ func mergeMembers(a, b map[string]*apishape.Shape, both func(x, y *apishape.Shap
 	if a == nil && b == nil {
 		return nil
 	}
-	out := map[string]*apishape.Shape{}
-	for k, v := range a {
-		out[k] = v
+	out := maps.Clone(a)
+	if out == nil {
+		out = map[string]*apishape.Shape{}
 	}
 	for k, v := range b {
 		if w, ok := out[k]; ok {
@@ -273,11 +275,4 @@ func mergeMembers(a, b map[string]*apishape.Shape, both func(x, y *apishape.Shap
 		}
 	}
 	return out
-}
-
-func firstOf(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

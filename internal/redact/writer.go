@@ -57,14 +57,6 @@ func (w *Writer) Flush() error {
 	return w.write(string(w.pending), true)
 }
 
-// Holding reports whether the Writer holds back a tail: text that the
-// next write, or Flush, passes on.
-func (w *Writer) Holding() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.pending) > 0
-}
-
 // write passes on s, what was held back and the new text, scrubbed, but
 // for the tail it holds back now (none when final).
 func (w *Writer) write(s string, final bool) error {

@@ -8,10 +8,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/docsagent/mintlify-go/internal/memtest"
 )
 
 // pieces reads as its chunks, one a Read: a body as the network cuts it.
@@ -244,23 +245,13 @@ func (e *endless) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// allocated is what f allocates (the tests calling it run alone).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestEndlessLinesCostTheBound: a data line without end stops at the
 // bound, having allocated about twice it; a comment line without end, or
 // an endless run of them, is read through in the read buffer alone.
 func TestEndlessLinesCostTheBound(t *testing.T) {
 	const bound = 1 << 20
 	var err error
-	alloc := allocated(func() {
+	alloc := memtest.Allocated(func() {
 		_, err = readAll(NewReader(&endless{head: "data: ", fill: 'x', n: 64 << 20}, bound))
 	})
 	if !errors.Is(err, ErrTooLarge) || alloc > 3*bound {
@@ -273,7 +264,7 @@ func TestEndlessLinesCostTheBound(t *testing.T) {
 		"an unknown field":       &endless{head: "dat", fill: 'a', n: 64 << 20},
 	} {
 		var events []string
-		alloc := allocated(func() { events, err = readAll(NewReader(body, bound)) })
+		alloc := memtest.Allocated(func() { events, err = readAll(NewReader(body, bound)) })
 		if err != io.EOF || len(events) != 0 || alloc > 2*readBuffer {
 			t.Errorf("%s: %d events, %v, %d bytes allocated: want none, io.EOF, the read buffer alone", name, len(events), err, alloc)
 		}

@@ -9,7 +9,8 @@
 
 // readChatStream reads a fetch Response's stream and calls onChunk with
 // each chunk, in order. It resolves at [DONE], or at the end of a stream
-// whose last chunk was a finish, and rejects if the stream ends before
+// whose last chunk was a finish or an abort (the server stopped the
+// answer), as the AI SDK does, and rejects if the stream ends before
 // either (a cut answer). Lines end at CRLF, LF or a lone CR, as a
 // browser's EventSource reads them.
 async function readChatStream(response, onChunk) {
@@ -37,7 +38,7 @@ async function readChatStream(response, onChunk) {
       if (frame === "") continue;
       if (frame === "[DONE]") return;
       const chunk = JSON.parse(frame);
-      finished = chunk.type === "finish";
+      finished = chunk.type === "finish" || chunk.type === "abort";
       onChunk(chunk);
     }
     if (done) {
