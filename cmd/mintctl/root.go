@@ -15,7 +15,8 @@ import (
 	"github.com/docsagent/mintlify-go/internal/redact"
 )
 
-// The exit codes scripts branch on (fixed by the design: never renumber).
+// The exit codes scripts branch on: part of the command line's interface, so a
+// code never changes its meaning and a new one takes a new number.
 const (
 	exitOK       = 0
 	exitError    = 1
