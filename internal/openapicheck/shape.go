@@ -189,13 +189,15 @@ func shapeOf(ref *openapi3.SchemaRef, depth int, within ...*openapi3.Schema) *ap
 		}
 		s = merge(s, union)
 	}
-	sort.Strings(s.Types)
-	s.Types = slices.Compact(s.Types)
-	sort.Strings(s.Enum)
-	s.Enum = slices.Compact(s.Enum)
-	sort.Strings(s.Required)
-	s.Required = slices.Compact(s.Required)
+	s.Types, s.Enum, s.Required = sortedSet(s.Types), sortedSet(s.Enum), sortedSet(s.Required)
 	return s
+}
+
+// sortedSet is the strings of lists, sorted, each once.
+func sortedSet(lists ...[]string) []string {
+	out := slices.Concat(lists...)
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // merge is a value that is both a and b (allOf): every member of either,
@@ -214,9 +216,7 @@ func merge(a, b *apishape.Shape) *apishape.Shape {
 		out.Enum = b.Enum
 	}
 	out.Members = mergeMembers(a.Members, b.Members, merge)
-	out.Required = append(slices.Clone(a.Required), b.Required...)
-	sort.Strings(out.Required)
-	out.Required = slices.Compact(out.Required)
+	out.Required = sortedSet(a.Required, b.Required)
 	switch {
 	case out.Items == nil:
 		out.Items = b.Items
@@ -234,9 +234,7 @@ func either(a, b *apishape.Shape) *apishape.Shape {
 	if len(a.Types) == 0 || len(b.Types) == 0 {
 		out.Types = nil
 	} else {
-		out.Types = append(slices.Clone(a.Types), b.Types...)
-		sort.Strings(out.Types)
-		out.Types = slices.Compact(out.Types)
+		out.Types = sortedSet(a.Types, b.Types)
 	}
 	if a.Format != b.Format {
 		out.Format = ""
@@ -244,9 +242,7 @@ func either(a, b *apishape.Shape) *apishape.Shape {
 	if len(a.Enum) == 0 || len(b.Enum) == 0 {
 		out.Enum = nil
 	} else {
-		out.Enum = append(slices.Clone(a.Enum), b.Enum...)
-		sort.Strings(out.Enum)
-		out.Enum = slices.Compact(out.Enum)
+		out.Enum = sortedSet(a.Enum, b.Enum)
 	}
 	out.Members = mergeMembers(a.Members, b.Members, either)
 	out.Required = slices.DeleteFunc(slices.Clone(a.Required), func(m string) bool { return !slices.Contains(b.Required, m) })
